@@ -1,0 +1,73 @@
+"""Which cells share μ and σ under each layer: the partition the grid scenes colour."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from normgeo.errors import ShapeError
+from normgeo.layers import Layer, parse_layer
+from normgeo.validation import as_dimension
+
+__all__ = ["statistic_groups", "averaged_axes"]
+
+
+def averaged_axes(kind, ndim: int) -> tuple[int, ...]:
+    """The axes μ and σ are taken over for an input of ``ndim`` dimensions (batch first).
+
+    >>> averaged_axes("batchnorm", 2), averaged_axes("layernorm", 2)
+    ((0,), (1,))
+    """
+    layer = parse_layer(kind)
+    ndim = as_dimension(ndim, "ndim")
+    if layer is Layer.NONE:
+        return ()
+    if layer in (Layer.L2, Layer.RMSNORM, Layer.LAYERNORM):
+        return (ndim - 1,)
+    if ndim < 2:
+        raise ShapeError(f"{layer.value} needs an input of shape (N, C, ...), got {ndim} dimension(s)")
+    if layer is Layer.BATCHNORM:
+        return tuple(i for i in range(ndim) if i != 1)
+    return tuple(range(1, ndim))  # GroupNorm: within a channel group, plus spatial axes
+
+
+def statistic_groups(kind, shape, num_groups: int | None = None) -> np.ndarray:
+    """Integer labels of ``shape``: cells with equal labels share μ and σ under ``kind``.
+
+    Labels are 0, 1, 2, … in order of first appearance (row-major). Under ``none`` every
+    cell is its own group; L2, RMSNorm and LayerNorm group along the last axis; BatchNorm
+    groups by channel (axis 1); GroupNorm by example and group of consecutive channels.
+
+    >>> statistic_groups("batchnorm", (2, 3))
+    array([[0, 1, 2],
+           [0, 1, 2]])
+    >>> statistic_groups("groupnorm", (2, 4), num_groups=2)
+    array([[0, 0, 1, 1],
+           [2, 2, 3, 3]])
+    """
+    layer = parse_layer(kind)
+    try:
+        shape = tuple(as_dimension(int(size), "shape entry") for size in shape)
+    except TypeError:
+        raise ShapeError(f"shape must be a sequence of positive ints, got {shape!r}") from None
+    if not shape:
+        raise ShapeError("shape must have at least one dimension")
+    index = np.indices(shape)
+    if layer is Layer.NONE:
+        raw = np.arange(int(np.prod(shape))).reshape(shape)
+    elif layer in (Layer.L2, Layer.RMSNORM, Layer.LAYERNORM):
+        raw = np.ravel_multi_index(tuple(index[:-1]), shape[:-1]) if len(shape) > 1 else np.zeros(shape, int)
+    else:
+        averaged_axes(layer, len(shape))  # checks the shape is (N, C, ...)
+        channels = shape[1]
+        if layer is Layer.BATCHNORM:
+            raw = index[1]
+        else:
+            if num_groups is None:
+                raise ShapeError("groupnorm needs num_groups")
+            groups = as_dimension(num_groups, "num_groups")
+            if channels % groups:
+                raise ShapeError(f"the number of channels ({channels}) is not divisible by num_groups ({groups})")
+            raw = index[0] * groups + index[1] // (channels // groups)
+    _, first_seen, labels = np.unique(raw.ravel(), return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first_seen))
+    return order[labels].reshape(shape)

@@ -1,0 +1,474 @@
+"""Every piece of prose the scenes show or narrate, in English, Chinese and Russian.
+
+Keys: ``scene.<id>.description`` (one line for ``normgeo list``), ``scene.<id>.title``,
+``<id>.<name>`` for on-screen labels (Typst markup, math between ``$``) and
+``<id>.say.<step>`` for the narration of each step (plain text: it becomes the subtitles).
+``{placeholders}`` are filled with numbers the core computed; literal braces are doubled.
+The Chinese follows the source blog post's terms (径向投影, 零均值超平面, 自由度 …), the
+Russian the source lesson's (нормировка, центрирование, предобусловливание …).
+"""
+
+from __future__ import annotations
+
+__all__ = ["MESSAGES"]
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # ----------------------------------------------------------------- common
+    "common.unit-circle": {
+        "en": "unit circle",
+        "zh": "单位圆",
+        "ru": "единичная окружность",
+    },
+    "common.zero-mean-line": {
+        "en": "zero-mean line $x + y = 0$",
+        "zh": "零均值直线 $x + y = 0$",
+        "ru": "прямая нулевого среднего $x + y = 0$",
+    },
+    # ------------------------------------------------------ radial-projection
+    "scene.radial-projection.description": {
+        "en": "Normalizing is a radial projection: vectors slide along their rays onto the sphere",
+        "zh": "归一化就是径向投影：向量沿射线滑到球面上",
+        "ru": "Нормировка — радиальная проекция: векторы скользят по лучам на сферу",
+    },
+    "scene.radial-projection.title": {
+        "en": "Normalization is a radial projection",
+        "zh": "归一化是一次径向投影",
+        "ru": "Нормировка — это радиальная проекция",
+    },
+    "radial-projection.sphere-set": {
+        "en": "sphere: ${{v : norm(v)_2 = {radius}}}$",
+        "zh": "球面：${{v : norm(v)_2 = {radius}}}$",
+        "ru": "сфера: ${{v : norm(v)_2 = {radius}}}$",
+    },
+    "radial-projection.hyperplane-set": {
+        "en": "zero-mean hyperplane: ${{v : sum_i v_i = 0}}$ \\ (a line through the origin in 2-D)",
+        "zh": "零均值超平面：${{v : sum_i v_i = 0}}$ \\ （二维是一条过原点的直线）",
+        "ru": "гиперплоскость нулевого среднего: ${{v : sum_i v_i = 0}}$ \\ (в 2-D — прямая через начало координат)",
+    },
+    "radial-projection.example": {
+        "en": "$x = {x}$, $norm(x)_2 = {norm}$",
+        "zh": "$x = {x}$，$norm(x)_2 = {norm}$",
+        "ru": "$x = {x}$, $norm(x)_2 = {norm}$",
+    },
+    "radial-projection.example-result": {
+        "en": "$x \\/ norm(x)_2 = {x} \\/ {norm} = {proj}$",
+        "zh": "$x \\/ norm(x)_2 = {x} \\/ {norm} = {proj}$",
+        "ru": "$x \\/ norm(x)_2 = {x} \\/ {norm} = {proj}$",
+    },
+    "radial-projection.direction-kept": {
+        "en": "direction unchanged, only the length",
+        "zh": "方向一点没变，只改了长度",
+        "ru": "направление то же, меняется только длина",
+    },
+    "radial-projection.say.intro": {
+        "en": "Geometrically, normalizing a vector is a radial projection.",
+        "zh": "归一化在几何上就是一次径向投影。",
+        "ru": "Геометрически нормировка вектора — это радиальная проекция.",
+    },
+    "radial-projection.say.sets": {
+        "en": "Read two sets first. The sphere of radius R holds every vector of length R; "
+        "the zero-mean hyperplane holds every vector whose entries sum to zero, and in 2-D it is a line through the origin.",
+        "zh": "先把两个集合读清楚：半径 R 的球面是所有长度等于 R 的向量；零均值超平面是所有均值为 0 的向量，二维时就是一条过原点的直线。",
+        "ru": "Сначала два множества. Сфера радиуса R — все векторы длины R; "
+        "гиперплоскость нулевого среднего — все векторы с нулевой суммой координат, в 2-D это прямая через начало координат.",
+    },
+    "radial-projection.say.raw": {
+        "en": "Here are raw vectors of different lengths and directions.",
+        "zh": "这里是一些长短不一、方向各异的原始向量。",
+        "ru": "Вот исходные векторы разной длины и разного направления.",
+    },
+    "radial-projection.say.rays": {
+        "en": "Draw a ray from the origin through each of them.",
+        "zh": "从原点朝每个向量画一条射线。",
+        "ru": "Проведём из начала координат луч через каждый из них.",
+    },
+    "radial-projection.say.slide": {
+        "en": "Shorten or stretch each arrow until it stops where its ray meets the sphere. "
+        "The direction does not change at all; only the length does.",
+        "zh": "把箭头缩短或拉长，让它恰好停在射线与球面的交点上。方向一点没变，只改了长度。",
+        "ru": "Укоротим или удлиним каждую стрелку, пока она не остановится там, где луч пересекает сферу. "
+        "Направление не меняется вовсе, меняется только длина.",
+    },
+    "radial-projection.say.example": {
+        "en": "For example, x = {x} has length {norm}, so on the unit circle it becomes {x} divided by {norm}, which is {proj}.",
+        "zh": "以 x = {x} 为例：长度为 {norm}，投影到单位圆上就是 {x} / {norm} = {proj}。",
+        "ru": "Например, у x = {x} длина {norm}, и на единичной окружности он становится {x} / {norm} = {proj}.",
+    },
+    "radial-projection.say.formula": {
+        "en": "In one line: x goes to R times x divided by its length.",
+        "zh": "一句话：x 变成 R 乘以 x 除以它自己的长度。",
+        "ru": "Одной формулой: x переходит в R, умноженное на x, делённый на свою длину.",
+    },
+    # ------------------------------------------------------------ sphere-radii
+    "scene.sphere-radii.description": {
+        "en": "L2 puts every vector on the unit sphere, RMSNorm on the sphere of radius √n",
+        "zh": "L2 把向量压到单位球面，RMSNorm 压到半径 √n 的球面",
+        "ru": "L2 кладёт векторы на единичную сферу, RMSNorm — на сферу радиуса √n",
+    },
+    "scene.sphere-radii.title": {
+        "en": "L2 and RMSNorm land on two spheres",
+        "zh": "L2 与 RMSNorm 落在两个球面上",
+        "ru": "L2 и RMSNorm: две разные сферы",
+    },
+    "sphere-radii.l2-label": {
+        "en": "L2: radius ${radius}$",
+        "zh": "L2：半径 ${radius}$",
+        "ru": "L2: радиус ${radius}$",
+    },
+    "sphere-radii.rms-label": {
+        "en": "RMSNorm: radius $sqrt({n}) approx {radius}$",
+        "zh": "RMSNorm：半径 $sqrt({n}) approx {radius}$",
+        "ru": "RMSNorm: радиус $sqrt({n}) approx {radius}$",
+    },
+    "sphere-radii.in-dimension": {
+        "en": "here $n = {n}$: $norm(hat(x))_2 = sqrt({n}) approx {radius}$",
+        "zh": "这里 $n = {n}$：$norm(hat(x))_2 = sqrt({n}) approx {radius}$",
+        "ru": "здесь $n = {n}$: $norm(hat(x))_2 = sqrt({n}) approx {radius}$",
+    },
+    "sphere-radii.say.raw": {
+        "en": "Start again from raw vectors of mixed lengths and directions.",
+        "zh": "还是从长短不一、方向各异的原始向量出发。",
+        "ru": "Снова начнём с исходных векторов разной длины и направления.",
+    },
+    "sphere-radii.say.l2": {
+        "en": "L2 divides each vector by its own length, so every output has length exactly 1: they all land on the unit circle.",
+        "zh": "L2 归一化就是除以自己的长度，输出长度恒为 1：全部落在单位圆上。",
+        "ru": "L2 делит каждый вектор на его длину, поэтому длина выхода ровно 1: все они попадают на единичную окружность.",
+    },
+    "sphere-radii.say.rms": {
+        "en": "RMSNorm asks for something else: the root mean square of the output must be 1.",
+        "zh": "RMSNorm 的条件不一样：输出的均方根等于 1。",
+        "ru": "RMSNorm требует другого: среднеквадратичное выхода должно равняться единице.",
+    },
+    "sphere-radii.say.square": {
+        "en": "Square both sides: the mean of the squared entries is 1.",
+        "zh": "两边平方：各分量平方的平均值等于 1。",
+        "ru": "Возведём в квадрат: среднее квадратов координат равно 1.",
+    },
+    "sphere-radii.say.sum": {
+        "en": "So the sum of the squares is n.",
+        "zh": "也就是平方和等于 n。",
+        "ru": "Значит, сумма квадратов равна n.",
+    },
+    "sphere-radii.say.length": {
+        "en": "And the sum of the squares is the squared length: the length is the square root of n, not 1.",
+        "zh": "而平方和就是长度的平方：长度是 √n，不是 1。",
+        "ru": "А сумма квадратов — это квадрат длины: длина равна √n, а не 1.",
+    },
+    "sphere-radii.say.result": {
+        "en": "In {n} dimensions that is the circle of radius square root of {n}, about {radius}: RMSNorm puts the same vectors there.",
+        "zh": "在 {n} 维中就是半径 √{n} ≈ {radius} 的圆：RMSNorm 把同样的向量压到这里。",
+        "ru": "В размерности {n} это окружность радиуса √{n} ≈ {radius}: туда RMSNorm и кладёт те же векторы.",
+    },
+    # ----------------------------------------------------- layernorm-hyperplane
+    "scene.layernorm-hyperplane.description": {
+        "en": "LayerNorm in 3-D: subtract the mean onto the plane, scale onto the sphere; the output lies on both",
+        "zh": "三维中的 LayerNorm：减均值落到超平面，再缩放到球面，输出落在两者交线上",
+        "ru": "LayerNorm в 3-D: центрирование на плоскость, масштаб на сферу; выход лежит на обеих",
+    },
+    "scene.layernorm-hyperplane.title": {
+        "en": "LayerNorm: hyperplane ∩ sphere",
+        "zh": "LayerNorm：超平面 ∩ 球面",
+        "ru": "LayerNorm: гиперплоскость ∩ сфера",
+    },
+    "layernorm-hyperplane.legend.plane": {
+        "en": "zero-mean plane $sum_i v_i = 0$",
+        "zh": "零均值超平面 $sum_i v_i = 0$",
+        "ru": "плоскость нулевого среднего $sum_i v_i = 0$",
+    },
+    "layernorm-hyperplane.legend.ones": {
+        "en": "direction $bold(1) = (1, …, 1)$",
+        "zh": "方向 $bold(1) = (1, …, 1)$",
+        "ru": "направление $bold(1) = (1, …, 1)$",
+    },
+    "layernorm-hyperplane.legend.sphere": {
+        "en": "sphere $norm(v)_2 = sqrt({n}) approx {radius}$",
+        "zh": "球面 $norm(v)_2 = sqrt({n}) approx {radius}$",
+        "ru": "сфера $norm(v)_2 = sqrt({n}) approx {radius}$",
+    },
+    "layernorm-hyperplane.legend.circle": {
+        "en": "plane ∩ sphere: where LayerNorm lands",
+        "zh": "超平面 ∩ 球面：LayerNorm 的落点",
+        "ru": "плоскость ∩ сфера: сюда попадает LayerNorm",
+    },
+    "layernorm-hyperplane.readout.x": {
+        "en": "$x = {x}$",
+        "zh": "$x = {x}$",
+        "ru": "$x = {x}$",
+    },
+    "layernorm-hyperplane.readout.split": {
+        "en": "$mu = {mean}$, $x - mu bold(1) = {centred}$",
+        "zh": "$mu = {mean}$，$x - mu bold(1) = {centred}$",
+        "ru": "$mu = {mean}$, $x - mu bold(1) = {centred}$",
+    },
+    "layernorm-hyperplane.readout.orthogonal": {
+        "en": "$chevron.l mu bold(1), x - mu bold(1) chevron.r = {inner}$ (orthogonal)",
+        "zh": "$chevron.l mu bold(1), x - mu bold(1) chevron.r = {inner}$（正交）",
+        "ru": "$chevron.l mu bold(1), x - mu bold(1) chevron.r = {inner}$ (ортогональны)",
+    },
+    "layernorm-hyperplane.readout.result": {
+        "en": "$hat(x) = {result}$: $sum_i hat(x)_i = {total}$, $norm(hat(x))_2 = {length}$",
+        "zh": "$hat(x) = {result}$：$sum_i hat(x)_i = {total}$，$norm(hat(x))_2 = {length}$",
+        "ru": "$hat(x) = {result}$: $sum_i hat(x)_i = {total}$, $norm(hat(x))_2 = {length}$",
+    },
+    "layernorm-hyperplane.say.intro": {
+        "en": "LayerNorm does one thing more than L2 and RMSNorm: it first subtracts the mean.",
+        "zh": "LayerNorm 比前两者多了一步：先减均值。",
+        "ru": "LayerNorm делает на один шаг больше, чем L2 и RMSNorm: сначала вычитает среднее.",
+    },
+    "layernorm-hyperplane.say.plane": {
+        "en": "In three dimensions the zero-mean vectors form a plane through the origin, orthogonal to the all-ones direction.",
+        "zh": "在三维中，零均值向量组成一张过原点的平面，它与全 1 方向正交。",
+        "ru": "В трёх измерениях векторы с нулевым средним образуют плоскость через начало координат, ортогональную направлению из единиц.",
+    },
+    "layernorm-hyperplane.say.vector": {
+        "en": "Take the vector x = {x}.",
+        "zh": "取向量 x = {x}。",
+        "ru": "Возьмём вектор x = {x}.",
+    },
+    "layernorm-hyperplane.say.split": {
+        "en": "Split it orthogonally: a common part, mu = {mean} times the ones vector, plus a zero-mean part. "
+        "The two parts are orthogonal; their inner product is {inner}.",
+        "zh": "用正交分解：公共部分 μ·1（μ = {mean}）加上零均值部分。两部分正交，内积为 {inner}。",
+        "ru": "Разложим его ортогонально: общая часть μ·1 с μ = {mean} плюс часть с нулевым средним. "
+        "Части ортогональны, их скалярное произведение равно {inner}.",
+    },
+    "layernorm-hyperplane.say.centre": {
+        "en": "Subtracting mu times ones leaves the zero-mean part, which lies on the plane.",
+        "zh": "减去 μ·1 后只剩零均值部分，它落在超平面上。",
+        "ru": "После вычитания μ·1 остаётся часть с нулевым средним, и она лежит на плоскости.",
+    },
+    "layernorm-hyperplane.say.scale": {
+        "en": "Dividing by sigma makes the variance 1, that is length square root of {n}: the output moves onto the sphere of that radius.",
+        "zh": "再除以 σ，方差变为 1，等价于长度为 √{n}：输出落到这个半径的球面上。",
+        "ru": "Деление на σ делает дисперсию равной 1, то есть длину равной √{n}: выход переходит на сферу этого радиуса.",
+    },
+    "layernorm-hyperplane.say.circle": {
+        "en": "Both conditions hold at once, so the output lies where the plane cuts the sphere: on this circle.",
+        "zh": "两个条件同时满足，输出就落在超平面与球面的交线上：这个圆。",
+        "ru": "Оба условия выполняются сразу, поэтому выход лежит там, где плоскость пересекает сферу: на этой окружности.",
+    },
+    "layernorm-hyperplane.say.edge-on": {
+        "en": "Seen edge-on, the plane is a line, and the output sits on it.",
+        "zh": "从侧面看，平面成了一条线，输出就在这条线上。",
+        "ru": "Если смотреть с ребра, плоскость — это линия, и выход лежит на ней.",
+    },
+    "layernorm-hyperplane.say.face-on": {
+        "en": "Seen along the ones direction, the output sits on the intersection circle, of radius square root of {n}.",
+        "zh": "沿全 1 方向看，输出落在半径为 √{n} 的交线圆上。",
+        "ru": "Если смотреть вдоль направления из единиц, выход лежит на окружности пересечения радиуса √{n}.",
+    },
+    # ------------------------------------------------------------ layernorm-2d
+    "scene.layernorm-2d.description": {
+        "en": "In 2-D the zero-mean line meets the circle of radius √2 in two points: every input ends at one",
+        "zh": "二维中零均值直线与半径 √2 的圆只交于两点：所有输入都落在其一",
+        "ru": "В 2-D прямая нулевого среднего пересекает окружность радиуса √2 в двух точках",
+    },
+    "scene.layernorm-2d.title": {
+        "en": "LayerNorm in 2-D: only two points left",
+        "zh": "二维 LayerNorm：只剩两个点",
+        "ru": "LayerNorm в 2-D: остаются две точки",
+    },
+    "layernorm-2d.circle-label": {
+        "en": "circle $norm(v)_2 = sqrt(2) approx {radius}$",
+        "zh": "圆 $norm(v)_2 = sqrt(2) approx {radius}$",
+        "ru": "окружность $norm(v)_2 = sqrt(2) approx {radius}$",
+    },
+    "layernorm-2d.dof": {
+        "en": "degrees of freedom left: $n - 2 = {dof}$",
+        "zh": "剩余自由度：$n - 2 = {dof}$",
+        "ru": "осталось степеней свободы: $n - 2 = {dof}$",
+    },
+    "layernorm-2d.dof-high": {
+        "en": "at $n = {n}$: ${dof}$ free directions",
+        "zh": "$n = {n}$ 时：仍有 ${dof}$ 个自由方向",
+        "ru": "при $n = {n}$: ${dof}$ свободных направлений",
+    },
+    "layernorm-2d.count": {
+        "en": "{count} random inputs → {landed} at ${p}$, {other} at ${q}$",
+        "zh": "{count} 个随机输入 → {landed} 个落在 ${p}$，{other} 个落在 ${q}$",
+        "ru": "{count} случайных входов → {landed} в ${p}$, {other} в ${q}$",
+    },
+    "layernorm-2d.say.line": {
+        "en": "In two dimensions the zero-mean hyperplane is the line x plus y equals zero.",
+        "zh": "二维时零均值超平面就是直线 x + y = 0。",
+        "ru": "В двух измерениях гиперплоскость нулевого среднего — это прямая x + y = 0.",
+    },
+    "layernorm-2d.say.circle": {
+        "en": "LayerNorm's sphere is the circle of radius square root of 2.",
+        "zh": "LayerNorm 的球面是半径为 √2 的圆。",
+        "ru": "Сфера LayerNorm — окружность радиуса √2.",
+    },
+    "layernorm-2d.say.meet": {
+        "en": "They meet in only two points: {p} and {q}.",
+        "zh": "它们只交于两个点：{p} 和 {q}。",
+        "ru": "Они пересекаются всего в двух точках: {p} и {q}.",
+    },
+    "layernorm-2d.say.inputs": {
+        "en": "Take {count} random inputs.",
+        "zh": "取 {count} 个随机输入。",
+        "ru": "Возьмём {count} случайных входов.",
+    },
+    "layernorm-2d.say.centre": {
+        "en": "Subtracting the mean drops each of them onto the line.",
+        "zh": "减去均值，每个点都落到这条直线上。",
+        "ru": "Вычитание среднего опускает каждый из них на эту прямую.",
+    },
+    "layernorm-2d.say.scale": {
+        "en": "Scaling to length square root of 2 sends every one of them to one of the two points.",
+        "zh": "再缩放到长度 √2，每一个都落到这两个点之一。",
+        "ru": "Масштабирование до длины √2 отправляет каждый в одну из двух точек.",
+    },
+    "layernorm-2d.say.dof": {
+        "en": "Two dimensions leave LayerNorm n minus 2, that is {dof} degrees of freedom: only a sign survives. "
+        "That is the extreme of 2-D; with {n} dimensions, {dof_high} free directions remain.",
+        "zh": "n = 2 时 LayerNorm 剩 n − 2 = {dof} 个自由度，只剩正负两个方向，所以看起来什么都没了。这是二维的极端情况；{n} 维时仍有 {dof_high} 维的自由方向。",
+        "ru": "В двух измерениях у LayerNorm остаётся n − 2 = {dof} степеней свободы: выживает только знак. "
+        "Это крайний случай 2-D; при {n} измерениях остаётся {dof_high} свободных направлений.",
+    },
+    # ----------------------------------------------------- direction-not-length
+    "scene.direction-not-length.description": {
+        "en": "After normalization differences live in direction: (3, 4) and (6, 8) merge, (4, 3) stays apart",
+        "zh": "归一化后差异体现在方向上：(3, 4) 与 (6, 8) 合并，(4, 3) 保持不同",
+        "ru": "После нормировки различия — в направлении: (3, 4) и (6, 8) сливаются, (4, 3) — нет",
+    },
+    "scene.direction-not-length.title": {
+        "en": "Differences live in direction, not length",
+        "zh": "差异在方向，不在长度",
+        "ru": "Различие — в направлении, а не в длине",
+    },
+    "direction-not-length.full-scale": {
+        "en": "full scale",
+        "zh": "原始尺度",
+        "ru": "исходный масштаб",
+    },
+    "direction-not-length.zoomed": {
+        "en": "unit circle, enlarged",
+        "zh": "单位圆（放大）",
+        "ru": "единичная окружность (крупно)",
+    },
+    "direction-not-length.merged": {
+        "en": "$x = {x}$, $y = {y}$ $->$ both ${px}$: merged (distance ${gap}$)",
+        "zh": "$x = {x}$，$y = {y}$ $->$ 都是 ${px}$：被合并（距离 ${gap}$）",
+        "ru": "$x = {x}$, $y = {y}$ $->$ оба ${px}$: слились (расстояние ${gap}$)",
+    },
+    "direction-not-length.lost": {
+        "en": "lost: the length, $norm(x)_2 = {nx}$ vs $norm(y)_2 = {ny}$",
+        "zh": "丢掉的是长度：$norm(x)_2 = {nx}$ 与 $norm(y)_2 = {ny}$",
+        "ru": "потеряна длина: $norm(x)_2 = {nx}$ и $norm(y)_2 = {ny}$",
+    },
+    "direction-not-length.kept": {
+        "en": "$x = {x}$, $z = {z}$ $->$ ${px}$, ${pz}$: kept apart (distance ${gap}$)",
+        "zh": "$x = {x}$，$z = {z}$ $->$ ${px}$ 与 ${pz}$：差异保留（距离 ${gap}$）",
+        "ru": "$x = {x}$, $z = {z}$ $->$ ${px}$, ${pz}$: различие сохранилось (расстояние ${gap}$)",
+    },
+    "direction-not-length.say.intro": {
+        "en": "Once every length is the same, all differences between vectors have to live in their direction.",
+        "zh": "长度被统一后，数据的差异全部体现在方向上。",
+        "ru": "Когда длины уравнены, все различия между векторами остаются только в направлении.",
+    },
+    "direction-not-length.say.same": {
+        "en": "x = {x} and y = {y} point the same way; only their lengths differ.",
+        "zh": "x = {x} 与 y = {y} 方向相同、长度不同。",
+        "ru": "x = {x} и y = {y} смотрят в одну сторону; различаются только длиной.",
+    },
+    "direction-not-length.say.merge": {
+        "en": "After L2 both become {px}: they merge. Their lengths, {nx} and {ny}, are thrown away on purpose.",
+        "zh": "L2 之后都变成 {px}：被合并，长度 {nx} 和 {ny} 被故意丢掉。",
+        "ru": "После L2 оба становятся {px}: они сливаются. Их длины, {nx} и {ny}, отброшены намеренно.",
+    },
+    "direction-not-length.say.other": {
+        "en": "x = {x} and z = {z} point in different directions.",
+        "zh": "x = {x} 与 z = {z} 方向不同。",
+        "ru": "x = {x} и z = {z} направлены по-разному.",
+    },
+    "direction-not-length.say.kept": {
+        "en": "They land on {px} and {pz}, {gap} apart: the difference survives.",
+        "zh": "L2 后是 {px} 与 {pz}，相距 {gap}：差异保留。",
+        "ru": "Они попадают в {px} и {pz}, на расстоянии {gap}: различие сохраняется.",
+    },
+    "direction-not-length.say.summary": {
+        "en": "What normalization discards is the length; what it keeps is the direction.",
+        "zh": "归一化丢掉的是长度，留下的是方向。",
+        "ru": "Нормировка отбрасывает длину и сохраняет направление.",
+    },
+    # ------------------------------------------------------- degrees-of-freedom
+    "scene.degrees-of-freedom.description": {
+        "en": "Count what is left: n, n − 1, n − 2 degrees of freedom, and γ bringing scale back",
+        "zh": "数一数还剩多少：n、n − 1、n − 2 个自由度，以及 γ 把尺度找回来",
+        "ru": "Сколько остаётся: n, n − 1, n − 2 степеней свободы, и γ возвращает масштаб",
+    },
+    "scene.degrees-of-freedom.title": {
+        "en": "Degrees of freedom: what is left",
+        "zh": "自由度：还剩多少信息",
+        "ru": "Степени свободы: что остаётся",
+    },
+    "degrees-of-freedom.header.state": {"en": "state", "zh": "状态", "ru": "состояние"},
+    "degrees-of-freedom.header.constraint": {"en": "constraint", "zh": "约束", "ru": "ограничение"},
+    "degrees-of-freedom.header.left": {"en": "left", "zh": "剩余自由度", "ru": "остаётся"},
+    "degrees-of-freedom.header.n": {"en": "$n = {n}$", "zh": "$n = {n}$", "ru": "$n = {n}$"},
+    "degrees-of-freedom.row.none": {"en": "raw vector", "zh": "原始向量", "ru": "исходный вектор"},
+    "degrees-of-freedom.row.l2": {"en": "L2 / RMSNorm", "zh": "L2 / RMSNorm", "ru": "L2 / RMSNorm"},
+    "degrees-of-freedom.row.layernorm": {"en": "LayerNorm", "zh": "LayerNorm", "ru": "LayerNorm"},
+    "degrees-of-freedom.constraint.none": {"en": "none", "zh": "无", "ru": "нет"},
+    "degrees-of-freedom.constraint.l2": {"en": "length fixed", "zh": "长度固定", "ru": "длина фиксирована"},
+    "degrees-of-freedom.constraint.layernorm": {
+        "en": "length fixed, mean 0",
+        "zh": "长度固定 + 均值为 0",
+        "ru": "длина фиксирована, среднее 0",
+    },
+    "degrees-of-freedom.qwen": {
+        "en": "Qwen2, $n = {n}$: ${l2}$ and ${ln}$ left: almost nothing lost",
+        "zh": "Qwen2，$n = {n}$：剩 ${l2}$ 和 ${ln}$ 个，信息量几乎没少",
+        "ru": "Qwen2, $n = {n}$: остаётся ${l2}$ и ${ln}$ — почти ничего не потеряно",
+    },
+    "degrees-of-freedom.gamma": {
+        "en": "$y = gamma dot.o hat(x)$, $gamma = {gamma}$: scale comes back",
+        "zh": "$y = gamma dot.o hat(x)$，$gamma = {gamma}$：尺度逐维缩放回来",
+        "ru": "$y = gamma dot.o hat(x)$, $gamma = {gamma}$: масштаб возвращается",
+    },
+    "degrees-of-freedom.legend.circle": {
+        "en": "RMSNorm output: circle of radius $sqrt(2) approx {radius}$",
+        "zh": "RMSNorm 输出：半径 $sqrt(2) approx {radius}$ 的圆",
+        "ru": "выход RMSNorm: окружность радиуса $sqrt(2) approx {radius}$",
+    },
+    "degrees-of-freedom.legend.ellipse": {
+        "en": "after $gamma$: an ellipse, scale per dimension",
+        "zh": "乘以 $gamma$ 后：椭圆，逐维恢复尺度",
+        "ru": "после $gamma$: эллипс, масштаб по каждой оси",
+    },
+    "degrees-of-freedom.say.intro": {
+        "en": "Count how much information is left, in degrees of freedom.",
+        "zh": "用自由度来数一数还剩多少信息。",
+        "ru": "Посчитаем, сколько информации остаётся, в степенях свободы.",
+    },
+    "degrees-of-freedom.say.raw": {
+        "en": "A raw vector in n dimensions has n: its length and its direction.",
+        "zh": "原始向量没有约束，有 n 个自由度：长度加方向。",
+        "ru": "У исходного вектора в n измерениях их n: длина и направление.",
+    },
+    "degrees-of-freedom.say.l2": {
+        "en": "L2 and RMSNorm fix the length, so n minus 1 remain: the direction only.",
+        "zh": "L2 / RMSNorm 固定了长度，剩 n − 1 个：只剩方向。",
+        "ru": "L2 и RMSNorm фиксируют длину: остаётся n − 1, только направление.",
+    },
+    "degrees-of-freedom.say.layernorm": {
+        "en": "LayerNorm fixes the length and the mean: n minus 2 remain.",
+        "zh": "LayerNorm 固定长度且均值为 0：剩 n − 2 个。",
+        "ru": "LayerNorm фиксирует длину и среднее: остаётся n − 2.",
+    },
+    "degrees-of-freedom.say.qwen": {
+        "en": "Qwen2's hidden size is {n}: {l2} degrees of freedom remain after RMSNorm and {ln} after LayerNorm. "
+        "Almost nothing is lost; what is dropped is exactly the scale that drifts from layer to layer.",
+        "zh": "Qwen2 的隐藏维 n = {n}：RMSNorm 后剩 {l2} 个自由度，LayerNorm 后剩 {ln} 个，信息量几乎没少——被丢掉的恰恰是那个会逐层漂移、需要抹掉的尺度。",
+        "ru": "Скрытая размерность Qwen2 — {n}: после RMSNorm остаётся {l2} степеней свободы, после LayerNorm — {ln}. "
+        "Почти ничего не потеряно; отброшен именно тот масштаб, который дрейфует от слоя к слою.",
+    },
+    "degrees-of-freedom.say.gamma": {
+        "en": "If the network needs scale, the learnable per-dimension weight gamma after normalization gives it back: "
+        "gamma = {gamma} stretches the circle into an ellipse.",
+        "zh": "若网络确实需要不同尺度，由归一化之后的可学习权重 γ 逐维缩放回来：γ = {gamma} 把圆拉成椭圆。",
+        "ru": "Если сети нужен масштаб, его возвращает обучаемый поэлементный вес γ после нормировки: "
+        "γ = {gamma} растягивает окружность в эллипс.",
+    },
+}

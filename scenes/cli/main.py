@@ -1,0 +1,29 @@
+"""``normgeo``: the click group. Each command lives in its own module and is attached here."""
+
+from __future__ import annotations
+
+import click
+
+import normgeo
+from scenes.cli.list_command import list_command
+from scenes.cli.render_command import render_command, still_command
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(normgeo.__version__, prog_name="normgeo")
+def cli() -> None:
+    """Animations that explain the geometry of normalization layers.
+
+    Start with `normgeo list`, then `normgeo render` (every scene, 480p15, into renders/).
+    """
+
+
+cli.add_command(list_command)
+cli.add_command(render_command)
+cli.add_command(still_command)
+
+
+def main() -> None:
+    cli(prog_name="normgeo")

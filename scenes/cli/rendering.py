@@ -1,0 +1,221 @@
+"""Render one scene to a finished file: in a scratch folder first, then moved into place.
+
+A file appears in the output folder only when complete; an interrupted or failed render
+leaves the earlier good file (if any) untouched and no scratch files behind. Each artefact
+is recorded in ``manifest.json`` with a hash of its inputs, so an unchanged render is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import normgeo
+from scenes.cli.settings import RenderSettings, artifact_name
+from scenes.registry import PACKAGE_DIR, SCENES, entry
+from scenes.spec import SceneSpec
+
+__all__ = ["RenderJob", "RenderResult", "render_job", "input_hash", "Manifest"]
+
+CORE_DIR = Path(normgeo.__file__).resolve().parent
+SCENE_MODULE_FILES = {scene.source_file.name for scene in SCENES}
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One scene with one spec and one set of settings, to one output folder."""
+
+    scene_id: str
+    spec: SceneSpec
+    settings: RenderSettings
+    out_dir: Path
+    force: bool = False
+    still: bool = False
+
+    @property
+    def settings_for_output(self) -> RenderSettings:
+        if self.still:
+            return RenderSettings(self.settings.quality, "png", self.settings.transparent)
+        return self.settings
+
+    @property
+    def relative_path(self) -> str:
+        return artifact_name(self.scene_id, self.spec.lang, self.spec.theme, self.settings_for_output)
+
+    @property
+    def target(self) -> Path:
+        return self.out_dir / self.relative_path
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What happened to a job: ``made``, ``cached`` or ``failed`` (with a one-line reason)."""
+
+    job: RenderJob
+    status: str
+    seconds: float = 0.0
+    files: tuple[str, ...] = ()
+    record: dict | None = None
+    error: str = ""
+
+
+def _source_files(scene_file: str) -> list[Path]:
+    core = sorted(CORE_DIR.glob("*.py"))
+    toolkit = sorted(p for p in PACKAGE_DIR.glob("*.py") if p.name not in SCENE_MODULE_FILES)
+    return [*core, *toolkit, PACKAGE_DIR / scene_file]
+
+
+def input_hash(job: RenderJob) -> str:
+    """SHA-256 of everything the output depends on: the core, the toolkit, the scene's own
+    source, its spec, the settings and the versions of manim and normgeo."""
+    import manim
+
+    digest = hashlib.sha256()
+    for path in _source_files(entry(job.scene_id).source_file.name):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    meta = {
+        "scene": job.scene_id,
+        "spec": job.spec.as_dict(),
+        "settings": job.settings_for_output.as_dict(),
+        "manim": manim.__version__,
+        "normgeo": normgeo.__version__,
+    }
+    digest.update(json.dumps(meta, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+class Manifest:
+    """``manifest.json`` in the output folder: artefact path → record. Written atomically."""
+
+    def __init__(self, out_dir: Path):
+        self.path = out_dir / "manifest.json"
+        try:
+            self.data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.data = {"artifacts": {}}
+        self.data.setdefault("artifacts", {})
+
+    def get(self, relative_path: str) -> dict | None:
+        return self.data["artifacts"].get(relative_path)
+
+    def put(self, relative_path: str, record: dict) -> None:
+        self.data["artifacts"][relative_path] = record
+
+    def save(self) -> None:
+        self.data["artifacts"] = dict(sorted(self.data["artifacts"].items()))
+        atomic_write_text(self.path, json.dumps(self.data, indent=2, ensure_ascii=False) + "\n")
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def install_file(source: Path, target: Path) -> None:
+    """Copy ``source`` next to ``target`` under a hidden name, then rename it into place."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        shutil.copyfile(source, partial)
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def is_cached(job: RenderJob, manifest: Manifest, digest: str) -> bool:
+    """True when the manifest says this exact input already produced the file, and it is there."""
+    record = manifest.get(job.relative_path)
+    if job.force or record is None or record.get("input_hash") != digest:
+        return False
+    return all((job.out_dir / name).is_file() for name in record.get("files", [job.relative_path]))
+
+
+def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResult:
+    """Render ``job`` with manim in a scratch folder, then install its files. Never raises for
+    a failing scene: the result says ``failed`` and why."""
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="normgeo-"))
+    try:
+        produced, video_seconds = _render_with_manim(job, scratch, verbose)
+        installed = []
+        for source, relative in produced:
+            install_file(source, job.out_dir / relative)
+            installed.append(relative)
+        record = _record(job, digest, installed, video_seconds, time.monotonic() - started)
+        return RenderResult(job, "made", time.monotonic() - started, tuple(installed), record)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # a failing scene must not stop the others
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        return RenderResult(job, "failed", time.monotonic() - started, error=reason)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[list[tuple[Path, str]], float]:
+    """Run manim on the job inside ``scratch``; return (file, name in the output folder) pairs and
+    the scene's duration in seconds."""
+    from manim import config, logger, tempconfig
+
+    settings = job.settings_for_output
+    options = {
+        "media_dir": str(scratch),
+        "quality": settings.manim_quality,
+        "format": settings.format,
+        "transparent": settings.transparent,
+        "output_file": job.scene_id,
+        "disable_caching": True,
+        "progress_bar": "display" if verbose else "none",
+        "verbosity": "INFO" if verbose else "ERROR",
+        "notify_outdated_version": False,
+        "write_to_movie": not job.still,
+        "save_last_frame": job.still,
+    }
+    scene_class = entry(job.scene_id).load()
+    with tempconfig(options):
+        logger.setLevel(config.verbosity)
+        scene = scene_class(spec=job.spec, skip_animations=job.still)
+        scene.render()
+        plan = scene.renderer.file_writer.output_plan
+        artifact = plan.primary_artifact
+        if job.still:
+            artifact = scene.renderer.file_writer.image_file_path
+        if artifact is None or not Path(artifact).is_file():
+            raise RuntimeError(f"manim wrote no {settings.format} file")
+        produced = [(Path(artifact), job.relative_path)]
+        subtitles = plan.subcaption_file
+        if not job.still and subtitles is not None and Path(subtitles).is_file():
+            produced.append((Path(subtitles), str(Path(job.relative_path).with_suffix(".srt"))))
+        return produced, float(scene.time)
+
+
+def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float, seconds: float) -> dict:
+    return {
+        "scene": job.scene_id,
+        "class": entry(job.scene_id).class_name,
+        "spec": job.spec.as_dict(),
+        "settings": job.settings_for_output.as_dict(),
+        "quality": job.settings_for_output.quality_label,
+        "duration_s": round(video_seconds, 3),
+        "size_bytes": sum((job.out_dir / name).stat().st_size for name in files),
+        "files": files,
+        "input_hash": digest,
+        "render_seconds": round(seconds, 2),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }

@@ -1,0 +1,139 @@
+"""Scene 6, ``degrees-of-freedom`` (A9, A10): n, n − 1, n − 2, Qwen2's 896, and γ restoring scale."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    Create,
+    FadeIn,
+    Line,
+    ReplacementTransform,
+    SurroundingRectangle,
+    Transform,
+    VGroup,
+    VMobject,
+)
+
+from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_radius, rms_norm, sample_vectors
+from scenes.adapters import make_plane, to_points
+from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.numbers import fmt_number, fmt_vector
+from scenes.spec import SceneSpec, SpecError, Vector
+from scenes.widgets import dot_at, legend, text_mobject
+
+__all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
+
+ROWS = (("none", "none"), ("l2", "l2"), ("layernorm", "layernorm"))  # (layer, catalog row key)
+
+
+@dataclass(frozen=True)
+class DegreesOfFreedomSpec(SceneSpec):
+    """The dimensions tabulated (the last is Qwen2's hidden size) and the γ that brings scale back."""
+
+    dims: tuple[int, ...] = (2, 3, 896)
+    gamma: Vector = (1.7, 0.55)
+    count: int = 10
+    seed: int = 5
+
+    def validate(self) -> None:
+        if not 1 <= len(self.dims) <= 4 or any(not isinstance(n, int) or not 1 <= n <= 10**7 for n in self.dims):
+            raise SpecError(f"dims: give 1 to 4 whole numbers between 1 and 10000000, got {self.dims}")
+        if len(self.gamma) != 2 or any(not 0.1 <= g <= 3 for g in self.gamma):
+            raise SpecError(f"gamma: give two numbers between 0.1 and 3, got {self.gamma}")
+        if not 1 <= self.count <= 50:
+            raise SpecError(f"count: must be between 1 and 50, got {self.count}")
+
+
+class DegreesOfFreedom(NormGeoScene):
+    """The degrees-of-freedom table computed by the core, then γ stretching the circle to an ellipse."""
+
+    scene_id = "degrees-of-freedom"
+    spec_class = DegreesOfFreedomSpec
+
+    def construct(self) -> None:
+        spec, colors = self.spec, self.palette
+        row_colors = {"none": colors.raw, "l2": colors.rmsnorm, "layernorm": colors.layernorm}
+        self.table_values = {layer: [degrees_of_freedom(layer, n) for n in spec.dims] for layer, _ in ROWS}
+
+        title = self.make_title()
+        header = [self.words("degrees-of-freedom.header.state"), self.words("degrees-of-freedom.header.constraint"),
+                  self.words("degrees-of-freedom.header.left")]
+        header += [self.words("degrees-of-freedom.header.n", n=n) for n in spec.dims]
+        cells = [[self.cell(markup, colors.muted) for markup in header]]
+        for layer, key in ROWS:
+            removed = len(constraints(layer))
+            symbolic = "$n$" if removed == 0 else f"$n - {removed}$"
+            row = [self.words(f"degrees-of-freedom.row.{key}"), self.words(f"degrees-of-freedom.constraint.{key}"),
+                   symbolic] + [f"${value}$" for value in self.table_values[layer]]
+            cells.append([self.cell(markup, row_colors[layer]) for markup in row])
+        table = VGroup(*(m for row in cells for m in row)).arrange_in_grid(
+            rows=len(cells), cols=len(cells[0]), buff=(0.45, 0.32), col_alignments="l" * len(cells[0])
+        )
+        fit_width(table, 8.2).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.45)
+        rule = Line(table.get_corner(LEFT + (0, 1, 0)), table.get_corner(RIGHT + (0, 1, 0)), color=colors.muted,
+                    stroke_width=1.5).shift(DOWN * (cells[0][0].height + 0.16))
+        self.table = table
+        self.table_cells = cells
+        self.say("degrees-of-freedom.say.intro", FadeIn(title), *(FadeIn(m) for m in cells[0]), Create(rule),
+                 run_time=1.2, hold=0.5)
+        for (layer, key), row in zip(ROWS, cells[1:]):
+            self.say(f"degrees-of-freedom.say.{key if key != 'none' else 'raw'}", FadeIn(VGroup(*row), lag_ratio=0.1),
+                     run_time=1.0, hold=1.2)
+
+        n_high = spec.dims[-1]
+        values = {"n": n_high, "l2": degrees_of_freedom("rmsnorm", n_high), "ln": degrees_of_freedom("layernorm", n_high)}
+        qwen = self.text("degrees-of-freedom.qwen", font_size=SMALL_SIZE + 2, color=colors.highlight, **values)
+        fit_width(qwen, 8.2).next_to(table, DOWN, buff=0.45, aligned_edge=LEFT)
+        column = VGroup(*(row[-1] for row in cells))
+        box = self.highlight_box(column)
+        self.say("degrees-of-freedom.say.qwen", Create(box), FadeIn(qwen), run_time=1.2, hold=3.5, **values)
+
+        # A10: γ scales each dimension after normalization: the circle of radius √2 becomes an ellipse.
+        gamma = np.array(spec.gamma)
+        radius = output_radius("rmsnorm", 2)
+        inputs = sample_vectors(spec.count, 2, seed=spec.seed, scale=1.0)
+        ring = circle_in_plane([1.0, 0.0], [0.0, 1.0], 1.0, samples=120)
+        normalized_ring, stretched_ring = rms_norm(ring, eps=0.0), rms_norm(ring, eps=0.0, weight=gamma)
+        normalized, stretched = rms_norm(inputs, eps=0.0), rms_norm(inputs, eps=0.0, weight=gamma)
+        extent = 1.15 * max(radius, radius * float(gamma.max()))
+        plane = make_plane(extent, 4.4, (4.2, -1.0, 0), colors, step=1.0)
+        self.plane = plane
+        curve = self.closed_curve(plane, normalized_ring, colors.rmsnorm)
+        dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in normalized))
+        self.play(Create(plane), Create(curve), FadeIn(dots), run_time=1.0)
+        ellipse = self.closed_curve(plane, stretched_ring, colors.highlight)
+        stretched_dots = VGroup(*(dot_at(plane, p, colors.highlight, radius=0.06) for p in stretched))
+        self.ellipse, self.stretched_dots = ellipse, stretched_dots
+        gamma_text = self.text("degrees-of-freedom.gamma", font_size=SMALL_SIZE + 2, gamma=fmt_vector(gamma))
+        fit_width(gamma_text, 6.5).next_to(qwen, DOWN, buff=0.35, aligned_edge=LEFT)
+        key = legend(
+            [
+                (colors.rmsnorm, self.words("degrees-of-freedom.legend.circle", radius=fmt_number(radius))),
+                (colors.highlight, self.words("degrees-of-freedom.legend.ellipse")),
+            ],
+            spec.lang,
+            colors.text,
+            SMALL_SIZE,
+        ).next_to(gamma_text, DOWN, buff=0.4, aligned_edge=LEFT)
+        self.say("degrees-of-freedom.say.gamma", Transform(curve.copy(), ellipse), ReplacementTransform(dots, stretched_dots),
+                 FadeIn(gamma_text), FadeIn(key), run_time=2.0, hold=3.0, gamma=fmt_vector(gamma))
+
+    def cell(self, markup: str, color: str):
+        return text_mobject(markup, self.spec.lang, color, SMALL_SIZE + 2)
+
+    def highlight_box(self, mobject):
+        return SurroundingRectangle(mobject, color=self.palette.highlight, buff=0.12, corner_radius=0.08)
+
+    @staticmethod
+    def closed_curve(plane, points, color):
+        curve = VMobject(color=color, stroke_width=4)
+        scene_points = to_points(plane, points)
+        curve.set_points_smoothly(np.vstack([scene_points, scene_points[:1]]))
+        return curve
+
+

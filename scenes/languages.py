@@ -1,0 +1,57 @@
+"""Languages, their fonts, and lookup of on-screen text from the catalog.
+
+All prose a scene shows or narrates comes from ``scenes.catalog.MESSAGES`` by message id;
+entries are Typst markup (inline math between ``$``), filled with numbers the core computed.
+"""
+
+from __future__ import annotations
+
+import string
+
+from scenes.catalog import MESSAGES
+
+__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "message", "typst_preamble", "check_language", "FONTS"]
+
+LANGUAGES = ("en", "zh", "ru")
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {"en": "English", "zh": "中文", "ru": "Русский"}
+
+# Libertinus (bundled with Typst) covers Latin and Cyrillic; CJK falls back to Noto (fonts-noto-cjk).
+FONTS = {
+    "en": ("Libertinus Serif",),
+    "ru": ("Libertinus Serif",),
+    "zh": ("Libertinus Serif", "Noto Sans CJK SC"),
+}
+REQUIRED_SYSTEM_FONTS = {"zh": "Noto Sans CJK SC"}
+
+
+def check_language(lang: str) -> str:
+    """``lang`` if it is one of LANGUAGES, else ``ValueError`` naming the known ones."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+    return lang
+
+
+def typst_preamble(lang: str) -> str:
+    """Typst set-up for text in ``lang``: font fallback list and text language."""
+    fonts = ", ".join(f'"{font}"' for font in FONTS[check_language(lang)])
+    return f'#set text(font: ({fonts},), lang: "{lang}")'
+
+
+def message(key: str, lang: str, **values) -> str:
+    """The catalog text ``key`` in ``lang`` with ``{placeholders}`` filled from ``values``.
+
+    >>> message("scene.radial-projection.title", "en")
+    'Normalization is a radial projection'
+    """
+    check_language(lang)
+    try:
+        entry = MESSAGES[key]
+    except KeyError:
+        raise KeyError(f"no message {key!r} in the catalog") from None
+    return entry[lang].format(**values)
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a catalog entry expects."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}

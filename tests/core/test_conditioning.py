@@ -1,0 +1,90 @@
+"""Laws of conditioning (B4, B5): κ before and after standardization, the step limit 2/L."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from normgeo import (
+    condition_number,
+    gradient_descent_path,
+    gradient_descent_run,
+    largest_stable_step,
+    least_squares_hessian,
+    scaled_features,
+    standardize_features,
+    steps_to_tolerance,
+)
+
+
+def test_scales_one_and_ten_thousand_give_kappa_of_order_ten_to_the_eight():
+    """B4: features with scales 1 and 10⁴ give κ ≈ 10⁸ (within a factor 10)."""
+    kappa = condition_number(least_squares_hessian(scaled_features(scales=(1.0, 1e4), correlation=0.9)))
+    assert 1e8 <= kappa < 1e9
+
+
+def test_standardized_features_have_kappa_in_the_tens():
+    """B4: after standardization κ is that of the correlation matrix, (1 + ρ)/(1 − ρ) = 19 for ρ = 0.9."""
+    features = standardize_features(scaled_features(scales=(1.0, 1e4), correlation=0.9))
+    kappa = condition_number(least_squares_hessian(features))
+    assert kappa == pytest.approx(19.0, rel=1e-9)
+    assert 10 <= kappa < 100
+
+
+@given(st.floats(0.0, 0.95), st.floats(1.0, 1e5), st.integers(0, 100))
+def test_standardizing_removes_the_dependence_on_scale(rho, scale, seed):
+    """κ after standardization depends only on the correlation, not on the feature scales."""
+    features = scaled_features(scales=(1.0, scale), correlation=rho, seed=seed)
+    kappa = condition_number(least_squares_hessian(standardize_features(features)))
+    assert kappa == pytest.approx((1 + rho) / (1 - rho), rel=1e-7)
+
+
+@given(st.floats(0.1, 100), st.floats(0.1, 100))
+def test_step_limit_is_two_over_the_largest_curvature(a, b):
+    """2/L with L = λ_max; just below it descent contracts, just above it diverges."""
+    h = np.diag([a, b])
+    limit = largest_stable_step(h)
+    assert limit == pytest.approx(2 / max(a, b))
+    start = np.array([1.0, 1.0])
+    below = gradient_descent_path(h, start, 0.99 * limit, 200)
+    above = gradient_descent_path(h, start, 1.01 * limit, 200)
+    assert np.linalg.norm(below[-1]) < np.linalg.norm(start)
+    assert np.linalg.norm(above[-1]) > np.linalg.norm(start)
+
+
+@given(st.floats(1.0, 50.0), st.floats(0.2, 0.95), st.floats(1e-8, 1e-2))
+def test_closed_form_step_count_matches_iteration(kappa, fraction, tol):
+    """steps_to_tolerance equals the first iteration whose error is within tol in every direction."""
+    h = np.diag([1.0, kappa])
+    start = np.array([1.0, 1.0])
+    step = fraction * largest_stable_step(h)
+    count = steps_to_tolerance(h, start, step, tol)
+    path = gradient_descent_path(h, start, step, int(count))
+    share = tol * np.linalg.norm(start) / np.sqrt(2)
+    assert np.all(np.abs(path[-1]) <= share * (1 + 1e-9))
+    assert count == 0 or np.any(np.abs(path[-2]) > share)
+
+
+def test_badly_conditioned_descent_zig_zags_and_takes_far_more_steps():
+    """B5: at 0.9·2/L the steep coordinate flips sign each step when κ is large, and the
+    step count grows with κ; after standardization the path heads almost straight in."""
+    raw = scaled_features(scales=(1.0, 1e4))
+    before = gradient_descent_run(least_squares_hessian(raw), [1.0, 1e-4])
+    after = gradient_descent_run(least_squares_hessian(standardize_features(raw)), [1.0, -0.3])
+    steepest = np.linalg.eigh(before.hessian)[1][:, -1]
+    moves_along_steepest = np.diff(before.path, axis=0) @ steepest
+    assert np.all(moves_along_steepest[1:] * moves_along_steepest[:-1] < 0)  # zig-zag
+    assert before.steps_to_tolerance > 1e6 * after.steps_to_tolerance
+    assert after.steps_to_tolerance < 1000
+
+
+def test_bad_inputs_to_conditioning_raise():
+    """A singular Hessian, a non-square one, a constant feature or a step at 2/L raise ValueError."""
+    with pytest.raises(ValueError, match="positive definite"):
+        condition_number([[1.0, 0.0], [0.0, 0.0]])
+    with pytest.raises(ValueError, match="square"):
+        condition_number([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    with pytest.raises(ValueError, match="constant"):
+        standardize_features([[1.0, 2.0], [1.0, 3.0]])
+    with pytest.raises(ValueError, match="below 1"):
+        gradient_descent_run(np.eye(2), [1.0, 1.0], step_fraction=1.0)

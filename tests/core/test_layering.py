@@ -1,0 +1,15 @@
+"""The core is numpy-only: importing it loads neither manim nor the scenes."""
+
+import subprocess
+import sys
+
+
+def test_importing_normgeo_loads_no_manim():
+    """A fresh interpreter that imports normgeo (and uses it) has no manim or scenes module loaded."""
+    code = (
+        "import sys, normgeo; normgeo.radial_projection([3.0, 4.0]); "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'manim', 'scenes', 'cairo', 'manimpango'}); "
+        "print(','.join(bad))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""

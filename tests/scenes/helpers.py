@@ -1,0 +1,79 @@
+"""Build a scene without rendering (dry run, animations skipped) and read its final geometry."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from manim import Typst, config, tempconfig
+
+from scenes.adapters import to_coordinates
+from scenes.catalog import MESSAGES
+
+__all__ = ["assert_narrates_every_step", "build_scene", "ends", "centres", "text_boxes", "assert_layout_is_clean", "GEOMETRY_TOLERANCE"]
+
+# Scene points are float64 and plane conversions are affine: 1e-9 of a plane unit is exact.
+GEOMETRY_TOLERANCE = 1e-9
+
+
+def build_scene(scene_class, spec, media_dir):
+    """Run ``construct`` to its final state without writing any frame or file."""
+    options = {
+        "dry_run": True,
+        "media_dir": str(media_dir),
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+        "notify_outdated_version": False,
+    }
+    with tempconfig(options):
+        scene = scene_class(spec=spec, skip_animations=True)
+        scene.render()
+    return scene
+
+
+def ends(coordinate_system, mobjects, dim: int = 2) -> np.ndarray:
+    """Core coordinates of where each arrow or segment ends."""
+    return to_coordinates(coordinate_system, np.array([m.get_end() for m in mobjects]), dim)
+
+
+def centres(coordinate_system, mobjects, dim: int = 2) -> np.ndarray:
+    """Core coordinates of each mobject's centre (dots)."""
+    return to_coordinates(coordinate_system, np.array([m.get_center() for m in mobjects]), dim)
+
+
+def text_boxes(scene) -> list[tuple[Typst, np.ndarray, np.ndarray]]:
+    """Every visible piece of text on screen with its bounding box (lower-left, upper-right)."""
+    seen, boxes = set(), []
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if isinstance(mobject, Typst) and id(mobject) not in seen and _visible(mobject):
+                seen.add(id(mobject))
+                boxes.append((mobject, mobject.get_corner((-1, -1, 0)), mobject.get_corner((1, 1, 0))))
+    return boxes
+
+
+def _visible(mobject) -> bool:
+    return any(part.get_fill_opacity() > 0 for part in mobject.family_members_with_points())
+
+
+def assert_layout_is_clean(scene, margin: float = 0.05) -> None:
+    """All text lies inside the frame and no two pieces of text overlap."""
+    half_width, half_height = config.frame_width / 2, config.frame_height / 2
+    boxes = text_boxes(scene)
+    assert boxes, "the final frame shows no text"
+    for mobject, low, high in boxes:
+        assert low[0] >= -half_width - 1e-6 and high[0] <= half_width + 1e-6, f"{mobject!r} is cut off at the side"
+        assert low[1] >= -half_height - 1e-6 and high[1] <= half_height + 1e-6, f"{mobject!r} is cut off at the top or bottom"
+    for (a, a_low, a_high), (b, b_low, b_high) in itertools.combinations(boxes, 2):
+        overlap_x = min(a_high[0], b_high[0]) - max(a_low[0], b_low[0])
+        overlap_y = min(a_high[1], b_high[1]) - max(a_low[1], b_low[1])
+        assert overlap_x <= margin or overlap_y <= margin, f"{a!r} overlaps {b!r}"
+
+
+def assert_narrates_every_step(scene) -> None:
+    """Each narration line of the scene's catalog (``<id>.say.*``) is spoken once, as a subtitle."""
+    steps = [key for key in MESSAGES if key.startswith(f"{scene.scene_id}.say.")]
+    assert len(scene.narration) == len(steps), (len(scene.narration), steps)
+    assert all(line.strip() for line in scene.narration)
+    captions = [caption.content for caption in scene.renderer.file_writer.subcaptions]
+    assert captions == scene.narration

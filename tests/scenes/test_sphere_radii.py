@@ -1,0 +1,45 @@
+"""sphere-radii: L2 dots on the unit circle, RMSNorm dots on the circle of radius √n."""
+
+import math
+
+import numpy as np
+import pytest
+
+from normgeo import euclidean_norm, l2_normalize, output_radius, rms_norm
+from scenes.languages import LANGUAGES
+from scenes.sphere_radii import SphereRadii, SphereRadiiSpec
+from tests.scenes.helpers import (
+    GEOMETRY_TOLERANCE,
+    assert_layout_is_clean,
+    assert_narrates_every_step,
+    build_scene,
+    centres,
+)
+
+
+def check(scene, spec):
+    vectors = np.array(spec.vectors)
+    l2 = centres(scene.plane, scene.l2_dots)
+    rms = centres(scene.plane, scene.rms_dots)
+    assert np.allclose(l2, l2_normalize(vectors), atol=GEOMETRY_TOLERANCE)
+    assert np.allclose(rms, rms_norm(vectors, eps=0.0), atol=GEOMETRY_TOLERANCE)
+    assert np.allclose(euclidean_norm(l2), 1.0, atol=GEOMETRY_TOLERANCE)
+    assert np.allclose(euclidean_norm(rms), math.sqrt(2), atol=GEOMETRY_TOLERANCE)
+    assert len(scene.derivation) == 4
+    assert_narrates_every_step(scene)
+    assert_layout_is_clean(scene)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_l2_and_rms_dots_sit_on_their_circles(lang, media_dir):
+    """Default spec, every language: radius 1 for L2, √2 ≈ 1.414 for RMSNorm."""
+    spec = SphereRadiiSpec(lang=lang)
+    scene = build_scene(SphereRadii, spec, media_dir)
+    check(scene, spec)
+    assert any(f"{output_radius('rmsnorm', 2):.3f}" in line for line in scene.narration)
+
+
+def test_custom_vectors(media_dir):
+    """Other vectors, light theme: the same radii."""
+    spec = SphereRadiiSpec(vectors=((0.1, 0.0), (-4.0, -4.0), (2.0, -0.5)), theme="light")
+    check(build_scene(SphereRadii, spec, media_dir), spec)
