@@ -74,7 +74,7 @@ class DegreesOfFreedom(NormGeoScene):
         table = VGroup(*(m for row in cells for m in row)).arrange_in_grid(
             rows=len(cells), cols=len(cells[0]), buff=(0.45, 0.32), col_alignments="l" * len(cells[0])
         )
-        fit_width(table, 8.2).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.45)
+        fit_width(table, 13.0).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.45)
         rule = Line(table.get_corner(LEFT + (0, 1, 0)), table.get_corner(RIGHT + (0, 1, 0)), color=colors.muted,
                     stroke_width=1.5).shift(DOWN * (cells[0][0].height + 0.16))
         self.table = table
@@ -101,7 +101,7 @@ class DegreesOfFreedom(NormGeoScene):
         normalized_ring, stretched_ring = rms_norm(ring, eps=0.0), rms_norm(ring, eps=0.0, weight=gamma)
         normalized, stretched = rms_norm(inputs, eps=0.0), rms_norm(inputs, eps=0.0, weight=gamma)
         extent = 1.15 * max(radius, radius * float(gamma.max()))
-        plane = make_plane(extent, 4.4, (4.2, -1.0, 0), colors, step=1.0)
+        plane = make_plane(extent, 4.0, (4.4, -1.5, 0), colors, step=1.0)
         self.plane = plane
         curve = self.closed_curve(plane, normalized_ring, colors.rmsnorm)
         dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in normalized))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowArrow, TransformFromCopy, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, Create, config, FadeIn, GrowArrow, TransformFromCopy, VGroup, Write
 
 from normgeo import distance, euclidean_norm, l2_normalize
 from scenes.adapters import make_plane
@@ -79,8 +79,10 @@ class DirectionNotLength(NormGeoScene):
         merged = self.text("direction-not-length.merged", font_size=SMALL_SIZE + 2, gap=fmt_number(merged_gap), **values)
         lost = self.text("direction-not-length.lost", font_size=SMALL_SIZE + 2, color=colors.muted, **values)
         kept = self.text("direction-not-length.kept", font_size=SMALL_SIZE + 2, gap=fmt_number(kept_gap), **values)
+        formula = self.formula(FORMULAS["direction"], font_size=28, color=colors.l2)
+        formula.to_corner(DOWN + RIGHT, buff=EDGE + 0.1)
         readout = VGroup(merged, lost, kept).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        fit_width(readout, 7.6).to_corner(DOWN + LEFT, buff=EDGE)
+        fit_width(readout, formula.get_left()[0] + config.frame_x_radius - EDGE - 0.5).to_corner(DOWN + LEFT, buff=EDGE)
         self.readout = readout
         self.say("direction-not-length.say.merge", TransformFromCopy(arrows[1], landed[1]),
                  TransformFromCopy(arrows[0], landed[0]), FadeIn(merged), FadeIn(lost), run_time=1.8, hold=2.5,
@@ -92,8 +94,6 @@ class DirectionNotLength(NormGeoScene):
                  run_time=1.5, hold=2.0, gap=fmt_number(kept_gap), **values)
         self.projected_dots = VGroup(*(dot_at(zoom, p, hue, radius=0.06) for p, hue in zip(projected, hues)))
 
-        formula = self.formula(FORMULAS["direction"], font_size=28, color=colors.l2)
-        fit_width(formula, 5.0).next_to(readout, RIGHT, buff=0.6).align_to(readout, DOWN)
         self.formula_mobject = formula
         self.say("direction-not-length.say.summary", Write(formula), run_time=1.2, hold=2.5)
         self.merged = merged_gap <= SAME_POINT

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DEGREES, DL, DOWN, LEFT, UR, Create, FadeIn, ReplacementTransform, VGroup
+from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Create, FadeIn, ReplacementTransform, VGroup
 
 from normgeo import (
     circle_in_plane,
@@ -28,6 +28,9 @@ from scenes.widgets import legend, space_polygon, space_polyline, space_segment,
 __all__ = ["LayerNormHyperplaneSpec", "LayerNormHyperplane"]
 
 # Camera directions: an oblique overview, edge-on to the plane (view ⟂ 1), along 1 (face-on).
+# The geometry fills a disc of GEOMETRY_RADIUS scene units around the centre of the screen,
+# which leaves the corners free for the title, the legend, the readout and the formula.
+GEOMETRY_RADIUS = 2.4
 OVERVIEW = {"phi": 68 * DEGREES, "theta": -35 * DEGREES}
 EDGE_ON = {"phi": 90 * DEGREES, "theta": -45 * DEGREES}
 FACE_ON = {"phi": float(np.arccos(1 / np.sqrt(3))), "theta": 45 * DEGREES}
@@ -62,12 +65,12 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         extent = 1.15 * max(float(euclidean_norm(x)), radius)
         origin = np.zeros(n)
 
-        self.set_camera_orientation(zoom=3.0 / extent, **OVERVIEW)
+        self.set_camera_orientation(zoom=GEOMETRY_RADIUS / extent, **OVERVIEW)
         axes = make_space_axes(extent, 2 * extent, colors)
         self.axes = axes
         title = self.make_title()
         self.fix_in_frame(title)
-        plane = space_polygon(axes, square_in_plane(u, w, 0.8 * extent), colors.hyperplane, opacity=0.18)
+        plane = space_polygon(axes, square_in_plane(u, w, 0.7 * extent), colors.hyperplane, opacity=0.18)
         ones_line = space_polyline(axes, [-extent * ones_direction(n), extent * ones_direction(n)], colors.mean_part, 2)
         ones_line.set_stroke(opacity=0.6)
         key = legend(
@@ -80,7 +83,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
             spec.lang,
             colors.text,
             SMALL_SIZE,
-        ).to_corner(UR, buff=EDGE).shift(DOWN * 0.9)
+        ).to_corner(UR, buff=EDGE)
         self.fix_in_frame(key)
         key.set_opacity(0)
         self.say("layernorm-hyperplane.say.intro", FadeIn(title), Create(axes), run_time=1.2, hold=0.5)
@@ -140,8 +143,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         self.move_camera(run_time=2.5, **FACE_ON)
         self.wait(hold)
         formula = self.formula(FORMULAS["layernorm"], font_size=26, color=colors.layernorm)
-        fit_width(formula, key.width + 0.2)
-        formula.next_to(key, DOWN, buff=0.35, aligned_edge=LEFT)
+        fit_width(formula, 5.0).to_corner(DR, buff=EDGE)
         self.fix_in_frame(formula)
         self.formula_mobject = formula
         formula.set_opacity(0)

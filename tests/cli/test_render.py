@@ -1,0 +1,87 @@
+"""Real renders through manim at 480p15: files, subtitles, manifest, cache and atomic writes."""
+
+import json
+
+import pytest
+
+from scenes.cli import rendering
+
+pytestmark = pytest.mark.render
+
+
+def test_render_writes_video_subtitles_and_manifest_then_hits_the_cache(run, tmp_path):
+    """An MP4 with a non-empty .srt; the manifest records it; a second run does no work."""
+    result = run("render", "radial-projection", "--out", tmp_path, "--jobs", 1)
+    assert result.exit_code == 0, result.output
+    video = tmp_path / "radial-projection" / "radial-projection.en.dark.480p15.mp4"
+    subtitles = video.with_suffix(".srt")
+    assert video.stat().st_size > 10_000
+    assert "radial projection" in subtitles.read_text(encoding="utf-8")
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    record = manifest["artifacts"]["radial-projection/radial-projection.en.dark.480p15.mp4"]
+    assert record["duration_s"] > 5 and record["size_bytes"] > 10_000 and len(record["input_hash"]) == 64
+    before = video.stat().st_mtime_ns
+
+    again = run("render", "radial-projection", "--out", tmp_path)
+    assert "cached" in again.output and "0 made" in again.output
+    assert video.stat().st_mtime_ns == before
+
+    changed = run("render", "radial-projection", "--out", tmp_path, "--set", "radius=2", "--jobs", 1)
+    assert "1 made" in changed.output  # a different spec is a different input
+
+
+def test_still_writes_the_final_frame_in_chinese(run, tmp_path):
+    """`normgeo still` → a 854×480 PNG; no temporary files are left in the output folder."""
+    from PIL import Image
+
+    result = run("still", "layernorm-2d", "--lang", "zh", "--theme", "light", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    png = tmp_path / "layernorm-2d" / "layernorm-2d.zh.light.480p15.png"
+    with Image.open(png) as image:
+        assert image.size == (854, 480)
+        assert image.getpixel((2, 2))[:3] == (255, 255, 255)  # light theme background
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
+
+
+def test_failed_or_interrupted_render_keeps_the_previous_file(run, tmp_path, monkeypatch):
+    """A render that dies midway leaves the earlier good file and no partial files."""
+    assert run("still", "radial-projection", "--out", tmp_path).exit_code == 0
+    still = tmp_path / "radial-projection" / "radial-projection.en.dark.480p15.png"
+    good = still.read_bytes()
+
+    def crash(job, scratch, verbose):
+        (scratch / "half.png").write_bytes(b"\x89PNG half")
+        raise RuntimeError("simulated crash in the middle of a render")
+
+    monkeypatch.setattr(rendering, "_render_with_manim", crash)
+    failed = run("still", "radial-projection", "--out", tmp_path, "--force")
+    assert failed.exit_code == 1 and "simulated crash" in failed.output and "1 failed" in failed.output
+    assert still.read_bytes() == good
+
+    def interrupt(job, scratch, verbose):
+        (scratch / "half.png").write_bytes(b"\x89PNG half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rendering, "_render_with_manim", interrupt)
+    stopped = run("still", "radial-projection", "--out", tmp_path, "--force")
+    assert stopped.exit_code == 130
+    assert still.read_bytes() == good
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted(
+        ["manifest.json", "radial-projection", "radial-projection.en.dark.480p15.png"]
+    )
+
+
+def test_interrupted_copy_leaves_no_partial_file(tmp_path, monkeypatch):
+    """install_file writes under a hidden name and renames: a crash mid-copy leaves nothing."""
+    source = tmp_path / "source.mp4"
+    source.write_bytes(b"x" * 1000)
+    target = tmp_path / "out" / "video.mp4"
+
+    def broken_copy(src, dst):
+        open(dst, "wb").write(b"x" * 10)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rendering.shutil, "copyfile", broken_copy)
+    with pytest.raises(KeyboardInterrupt):
+        rendering.install_file(source, target)
+    assert list((tmp_path / "out").iterdir()) == []

@@ -1,0 +1,58 @@
+"""Themes are looked up at run time; the registry lists the scenes in lecture order."""
+
+import dataclasses
+
+import pytest
+
+from scenes.registry import SCENES, UnknownSceneError, entry, scene_ids
+from scenes.theme import THEMES, palette
+
+CONTENT_ORDER = [
+    "radial-projection",
+    "sphere-radii",
+    "layernorm-hyperplane",
+    "layernorm-2d",
+    "direction-not-length",
+    "degrees-of-freedom",
+]
+
+
+def test_each_theme_defines_every_colour_as_hex():
+    """Both palettes fill every field with a #rrggbb colour; the backgrounds differ."""
+    for theme in THEMES.values():
+        for field in dataclasses.fields(theme):
+            value = getattr(theme, field.name)
+            assert field.name == "name" or (value.startswith("#") and len(value) == 7)
+    assert palette("dark").background != palette("light").background
+
+
+def test_layer_colours_are_distinct_within_a_theme():
+    """L2, RMSNorm, LayerNorm, BatchNorm and GroupNorm can be told apart."""
+    for theme in THEMES.values():
+        colours = [theme.layer(k) for k in ("l2", "rmsnorm", "layernorm", "batchnorm", "groupnorm")]
+        assert len(set(colours)) == 5
+
+
+def test_unknown_theme_raises():
+    with pytest.raises(ValueError, match="known: dark, light"):
+        palette("neon")
+
+
+def test_registry_follows_the_lecture_order_of_content_md():
+    """The scene ids, in CONTENT.md's order, each loading a class whose scene_id matches."""
+    assert scene_ids()[: len(CONTENT_ORDER)] == CONTENT_ORDER
+    for scene in SCENES:
+        cls = scene.load()
+        assert cls.scene_id == scene.id and cls.__name__ == scene.class_name
+        assert scene.source_file.is_file()
+
+
+def test_unknown_scene_suggests_the_closest_id():
+    with pytest.raises(UnknownSceneError, match="did you mean 'sphere-radii'"):
+        entry("sphere-radius")
+
+
+def test_scene_files_import_manim_explicitly():
+    """No ``from manim import *`` anywhere in scenes/."""
+    for scene in SCENES:
+        assert "import *" not in scene.source_file.read_text()
