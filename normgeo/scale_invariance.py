@@ -1,0 +1,71 @@
+"""Scale invariance of a linear map followed by LayerNorm, and what weight decay does to it.
+
+LN((cW)x) = LN(Wx) for c > 0, so the loss depends on the direction of W only; its gradient
+is orthogonal to W and scales as 1/c. Under SGD with weight decay, ‖W‖ shrinks and the
+effective step η/‖W‖² (the step in angle) grows: weight decay acts as a learning-rate knob.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from normgeo.backprop import normalize_backward, normalize_forward
+from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number, as_positive_number
+
+__all__ = ["linear_layer_norm", "linear_layer_norm_loss", "WeightDecayRun", "weight_decay_run", "teacher_problem"]
+
+
+def linear_layer_norm(w, x, eps: float = 0.0) -> np.ndarray:
+    """LN(W x) for a batch x of shape (batch, d_in), W of shape (d_out, d_in); no affine."""
+    w, x = as_finite_array(w, "W", 2), as_finite_array(x, "x", 2)
+    return normalize_forward(x @ w.T, axes=-1, eps=eps)[0]
+
+
+def linear_layer_norm_loss(w, x, target, eps: float = 0.0) -> tuple[float, np.ndarray]:
+    """L = ½·mean over the batch of ‖LN(Wx) − t‖², and ∂L/∂W (hand-written backprop)."""
+    w, x, target = as_finite_array(w, "W", 2), as_finite_array(x, "x", 2), as_finite_array(target, "target", 2)
+    y, cache = normalize_forward(x @ w.T, axes=-1, eps=eps)
+    residual = y - target
+    loss = 0.5 * float(np.mean(np.sum(residual**2, axis=-1)))
+    grad_pre = normalize_backward(residual / x.shape[0], cache)
+    return loss, grad_pre.T @ x
+
+
+def teacher_problem(d_in: int = 8, d_out: int = 8, batch: int = 64, seed: int = 0):
+    """Inputs x and targets LN(W* x) of a random teacher W*: a problem whose optimum is a direction."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(batch, as_dimension(d_in, "d_in")))
+    teacher = rng.normal(size=(as_dimension(d_out, "d_out", minimum=2), d_in))
+    return x, linear_layer_norm(teacher, x)
+
+
+@dataclass(frozen=True)
+class WeightDecayRun:
+    """Per iteration (steps + 1 values): ‖W‖, the effective step η/‖W‖², and the loss."""
+
+    weight_norms: np.ndarray
+    effective_steps: np.ndarray
+    losses: np.ndarray
+    learning_rate: float
+    weight_decay: float
+
+
+def weight_decay_run(steps: int = 150, learning_rate: float = 0.2, weight_decay: float = 0.02,
+                     initial_norm: float = 6.0, seed: int = 0) -> WeightDecayRun:
+    """SGD with weight decay on LN(Wx) from a large ‖W‖: W ← W − η(∇L + λW)."""
+    steps = as_dimension(steps, "steps")
+    lr = as_positive_number(learning_rate, "learning_rate")
+    decay = as_nonnegative_number(weight_decay, "weight_decay")
+    x, target = teacher_problem(seed=seed)
+    w = np.random.default_rng(seed + 1).normal(size=(target.shape[1], x.shape[1]))
+    w *= as_positive_number(initial_norm, "initial_norm") / np.linalg.norm(w)
+    norms, losses = [], []
+    for _ in range(steps + 1):
+        loss, grad = linear_layer_norm_loss(w, x, target)
+        norms.append(float(np.linalg.norm(w)))
+        losses.append(loss)
+        w = w - lr * (grad + decay * w)
+    norms = np.array(norms)
+    return WeightDecayRun(norms, lr / norms**2, np.array(losses), lr, decay)
