@@ -25,6 +25,9 @@ __all__ = [
     "steps_to_tolerance",
     "GradientDescentRun",
     "gradient_descent_run",
+    "quadratic_contours",
+    "ConditioningDemo",
+    "conditioning_demo",
 ]
 
 
@@ -204,4 +207,66 @@ def gradient_descent_run(h, start, step_fraction: float = 0.9, n_steps: int = 40
         step=step,
         path=gradient_descent_path(matrix, start, step, n_steps),
         steps_to_tolerance=steps_to_tolerance(matrix, start, step, tol),
+    )
+
+
+def quadratic_contours(h, levels, samples: int = 120, minimum=None) -> list[np.ndarray]:
+    """Level sets {w : ½(w − w*)ᵀH(w − w*) = c} of a 2-D quadratic, one (samples, 2) array per c.
+
+    In the eigenbasis (λ₁, λ₂; v₁, v₂) each is the ellipse with semi-axes √(2c/λᵢ) along vᵢ.
+    """
+    matrix = _symmetric_positive_definite(h)
+    if matrix.shape != (2, 2):
+        raise ShapeError("contours are drawn for 2-D quadratics only")
+    eigenvalues, eigenvectors = np.linalg.eigh(matrix)
+    if eigenvalues[0] <= 0:
+        raise InvalidParameterError("H is not positive definite: its level sets are not ellipses")
+    centre = np.zeros(2) if minimum is None else as_finite_array(minimum, "minimum")
+    t = np.linspace(0, 2 * np.pi, as_dimension(samples, "samples", minimum=3), endpoint=False)[:, None]
+    curves = []
+    for level in np.atleast_1d(as_finite_array(levels, "levels")):
+        semi_axes = np.sqrt(2 * as_positive_number(level, "level") / eigenvalues)
+        curves.append(centre + np.cos(t) * semi_axes[0] * eigenvectors[:, 0] + np.sin(t) * semi_axes[1] * eigenvectors[:, 1])
+    return curves
+
+
+@dataclass(frozen=True)
+class ConditioningDemo:
+    """B4/B5 in numbers: κ of the real least-squares problem before and after standardizing,
+    exact step counts for both, and drawable gradient-descent runs.
+
+    κ ≈ 10⁸ cannot be drawn (its ellipses would be 10⁴ times longer than wide), so the
+    "before" picture uses ``drawn_kappa``; every number shown for the real problem is computed
+    from the real Hessian.
+    """
+
+    kappa_raw: float
+    kappa_standardized: float
+    step_limit_raw: float
+    steps_raw: float
+    steps_standardized: float
+    drawn_before: GradientDescentRun
+    drawn_after: GradientDescentRun
+    step_fraction: float
+
+
+def conditioning_demo(scales=(1.0, 1e4), correlation: float = 0.9, drawn_kappa: float = 60.0,
+                      step_fraction: float = 0.9, n_steps: int = 30, tol: float = 1e-6, seed: int = 0) -> ConditioningDemo:
+    """Compute every number of the conditioning scene."""
+    raw = scaled_features(scales=scales, correlation=correlation, seed=seed)
+    h_raw = least_squares_hessian(raw)
+    h_standardized = least_squares_hessian(standardize_features(raw))
+    drawn = np.diag([1.0, as_positive_number(drawn_kappa, "drawn_kappa")])
+    run_raw = gradient_descent_run(h_raw, [1.0, 1e-4], step_fraction, n_steps=1, tol=tol)
+    before = gradient_descent_run(drawn, [-2.6, 0.5], step_fraction, n_steps, tol)
+    after = gradient_descent_run(h_standardized, [-2.6, 0.5], step_fraction, n_steps, tol)
+    return ConditioningDemo(
+        kappa_raw=run_raw.kappa,
+        kappa_standardized=after.kappa,
+        step_limit_raw=run_raw.step_limit,
+        steps_raw=run_raw.steps_to_tolerance,
+        steps_standardized=after.steps_to_tolerance,
+        drawn_before=before,
+        drawn_after=after,
+        step_fraction=step_fraction,
     )

@@ -1,0 +1,56 @@
+"""Laws of the covariate-shift experiment (B5, B7), after Santurkar et al. (2018)."""
+
+import numpy as np
+import pytest
+
+from normgeo import VARIANTS, covariate_shift_study, train_mlp
+from normgeo.covariate_shift import _init_weights, _loss_and_grads, classification_data
+
+
+@pytest.fixture(scope="module")
+def study():
+    return covariate_shift_study()
+
+
+def test_noisy_batchnorm_moves_the_layer_inputs_far_more_than_batchnorm(study):
+    """The injected noise re-creates covariate shift: several times BatchNorm's."""
+    assert study.mean_shift("noisy-batchnorm") > 3 * study.mean_shift("batchnorm")
+
+
+def test_noisy_batchnorm_still_trains_about_as_fast_as_batchnorm(study):
+    """Mean training loss with the shift restored stays within 1.5× of plain BatchNorm's,
+    and both beat the unnormalized network at this learning rate."""
+    mean_loss = {v: float(np.mean(study.runs[v].losses)) for v in VARIANTS}
+    assert mean_loss["noisy-batchnorm"] < 1.5 * mean_loss["batchnorm"]
+    assert mean_loss["noisy-batchnorm"] < mean_loss["none"]
+    assert mean_loss["batchnorm"] < mean_loss["none"]
+
+
+def test_batchnorm_smooths_the_loss_along_the_gradient(study):
+    """The loss varies far less along the gradient direction with BatchNorm (a smaller effective L)."""
+    assert study.mean_landscape_variation("batchnorm") * 3 < study.mean_landscape_variation("none")
+
+
+def test_mlp_gradients_match_finite_differences():
+    """Backprop through the MLP with BatchNorm agrees with central differences."""
+    features, labels = classification_data(n_samples=16, n_features=5, n_classes=3, seed=2)
+    weights = _init_weights([5, 6, 6, 3], np.random.default_rng(0))
+    for variant in ("none", "batchnorm", "noisy-batchnorm"):
+        loss_at = lambda ws: _loss_and_grads(ws, features, labels, variant, np.random.default_rng(9), 0.3)  # noqa: E731
+        _, grads, _ = loss_at(weights)
+        h = 1e-6
+        for layer, w in enumerate(weights):
+            for index in [(0, 0), (1, 2), (w.shape[0] - 1, w.shape[1] - 1)]:
+                plus = [v.copy() for v in weights]
+                minus = [v.copy() for v in weights]
+                plus[layer][index] += h
+                minus[layer][index] -= h
+                numeric = (loss_at(plus)[0] - loss_at(minus)[0]) / (2 * h)
+                assert abs(numeric - grads[layer][index]) < 1e-6, (variant, layer, index)
+
+
+def test_training_is_deterministic_and_divergence_is_reported():
+    """Same seed, same curve; a learning rate that blows up raises instead of returning NaN."""
+    assert np.array_equal(train_mlp("batchnorm", steps=20).losses, train_mlp("batchnorm", steps=20).losses)
+    with pytest.raises(ValueError, match="diverged"):
+        train_mlp("none", steps=100, learning_rate=50.0)
