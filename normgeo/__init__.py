@@ -24,7 +24,9 @@ from normgeo.conditioning import (
     gradient_descent_run,
     largest_stable_step,
     least_squares_hessian,
+    contour_levels,
     quadratic_contours,
+    quadratic_value,
     scaled_features,
     standardize_features,
     steps_to_tolerance,
@@ -54,8 +56,15 @@ from normgeo.sets import (
 )
 from normgeo.residual_stacks import StackGradients, block_gradient_norms, make_stack, prenorm_postnorm_study
 from normgeo.samples import sample_vectors
-from normgeo.scale_invariance import WeightDecayRun, linear_layer_norm, linear_layer_norm_loss, weight_decay_run
-from normgeo.statistic_groups import averaged_axes, statistic_groups
+from normgeo.scale_invariance import (
+    ScaledOutputs,
+    WeightDecayRun,
+    linear_layer_norm,
+    linear_layer_norm_loss,
+    scaled_outputs,
+    weight_decay_run,
+)
+from normgeo.statistic_groups import GroupStatistics, averaged_axes, statistic_groups, statistics_by_group
 
 __version__ = "0.1.0"
 
@@ -70,6 +79,7 @@ __all__ = [
     "conditioning_demo",
     "ConditioningDemo",
     "constraints",
+    "contour_levels",
     "covariate_shift_study",
     "CovariateShiftStudy",
     "decompose",
@@ -83,6 +93,7 @@ __all__ = [
     "gradient_descent_path",
     "gradient_descent_run",
     "GradientDescentRun",
+    "GroupStatistics",
     "group_norm",
     "hyperplane_basis",
     "InvalidParameterError",
@@ -105,6 +116,7 @@ __all__ = [
     "prenorm_postnorm_study",
     "project_to_zero_mean_hyperplane",
     "quadratic_contours",
+    "quadratic_value",
     "radial_projection",
     "rms_norm",
     "root_mean_square",
@@ -112,12 +124,15 @@ __all__ = [
     "same_example_in_two_batches",
     "sample_vectors",
     "scaled_features",
+    "scaled_outputs",
+    "ScaledOutputs",
     "ShapeError",
     "sphere_rings",
     "square_in_plane",
     "StackGradients",
     "standardize_features",
     "statistic_groups",
+    "statistics_by_group",
     "steps_to_tolerance",
     "train_eval_gap",
     "train_mlp",

@@ -26,6 +26,8 @@ __all__ = [
     "GradientDescentRun",
     "gradient_descent_run",
     "quadratic_contours",
+    "quadratic_value",
+    "contour_levels",
     "ConditioningDemo",
     "conditioning_demo",
 ]
@@ -208,6 +210,20 @@ def gradient_descent_run(h, start, step_fraction: float = 0.9, n_steps: int = 40
         path=gradient_descent_path(matrix, start, step, n_steps),
         steps_to_tolerance=steps_to_tolerance(matrix, start, step, tol),
     )
+
+
+def quadratic_value(h, w, minimum=None) -> np.ndarray:
+    """f(w) = ½(w − w*)ᵀH(w − w*) for one point or a batch of points (last axis)."""
+    matrix = _symmetric_positive_definite(h)
+    points = as_finite_array(w, "w")
+    offset = points if minimum is None else points - as_finite_array(minimum, "minimum")
+    return 0.5 * np.einsum("...i,ij,...j->...", offset, matrix, offset)
+
+
+def contour_levels(h, start, count: int = 5, ratio: float = 0.3) -> np.ndarray:
+    """``count`` levels f(start)·ratioᵏ: the first contour passes through the starting point."""
+    top = float(quadratic_value(h, start))
+    return top * as_positive_number(ratio, "ratio") ** np.arange(as_dimension(count, "count"))
 
 
 def quadratic_contours(h, levels, samples: int = 120, minimum=None) -> list[np.ndarray]:

@@ -14,7 +14,7 @@ import numpy as np
 from normgeo.backprop import normalize_backward, normalize_forward
 from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number, as_positive_number
 
-__all__ = ["linear_layer_norm", "linear_layer_norm_loss", "WeightDecayRun", "weight_decay_run", "teacher_problem"]
+__all__ = ["ScaledOutputs", "scaled_outputs", "linear_layer_norm", "linear_layer_norm_loss", "WeightDecayRun", "weight_decay_run", "teacher_problem"]
 
 
 def linear_layer_norm(w, x, eps: float = 0.0) -> np.ndarray:
@@ -69,3 +69,25 @@ def weight_decay_run(steps: int = 150, learning_rate: float = 0.2, weight_decay:
         w = w - lr * (grad + decay * w)
     norms = np.array(norms)
     return WeightDecayRun(norms, lr / norms**2, np.array(losses), lr, decay)
+
+
+@dataclass(frozen=True)
+class ScaledOutputs:
+    """For each c: the pre-activations (cW)x and the outputs LN((cW)x) of one example."""
+
+    factors: np.ndarray
+    pre_activations: np.ndarray
+    outputs: np.ndarray
+
+
+def scaled_outputs(factors=(1.0, 2.0, 0.5), d_in: int = 8, d_out: int = 6, seed: int = 0) -> ScaledOutputs:
+    """Scale a random W by each c and record what one example becomes before and after LN."""
+    factors = as_finite_array(factors, "factors")
+    if (factors <= 0).any():
+        raise ValueError("factors: every c must be positive")
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(1, as_dimension(d_in, "d_in")))
+    w = rng.normal(size=(as_dimension(d_out, "d_out", minimum=2), d_in)) / np.sqrt(d_in)
+    pre = np.array([(c * w @ x.T).ravel() for c in factors])
+    post = np.array([linear_layer_norm(c * w, x).ravel() for c in factors])
+    return ScaledOutputs(factors, pre, post)

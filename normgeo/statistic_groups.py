@@ -6,9 +6,11 @@ import numpy as np
 
 from normgeo.errors import ShapeError
 from normgeo.layers import Layer, parse_layer
-from normgeo.validation import as_dimension
+from dataclasses import dataclass
 
-__all__ = ["statistic_groups", "averaged_axes"]
+from normgeo.validation import as_dimension, as_finite_array
+
+__all__ = ["statistic_groups", "averaged_axes", "GroupStatistics", "statistics_by_group"]
 
 
 def averaged_axes(kind, ndim: int) -> tuple[int, ...]:
@@ -71,3 +73,29 @@ def statistic_groups(kind, shape, num_groups: int | None = None) -> np.ndarray:
     _, first_seen, labels = np.unique(raw.ravel(), return_index=True, return_inverse=True)
     order = np.argsort(np.argsort(first_seen))
     return order[labels].reshape(shape)
+
+
+@dataclass(frozen=True)
+class GroupStatistics:
+    """Per group label (0, 1, …): the mean, the root mean square and the (biased) standard deviation."""
+
+    mean: np.ndarray
+    rms: np.ndarray
+    std: np.ndarray
+
+
+def statistics_by_group(values, labels) -> GroupStatistics:
+    """Mean, RMS and σ of the cells of each group (labels as from ``statistic_groups``).
+
+    >>> statistics_by_group([[1.0, 3.0], [2.0, 2.0]], [[0, 0], [1, 1]]).mean
+    array([2., 2.])
+    """
+    array = as_finite_array(values, "values")
+    groups = np.asarray(labels)
+    if groups.shape != array.shape:
+        raise ShapeError(f"labels must have the shape of values {array.shape}, got {groups.shape}")
+    ids = np.unique(groups)
+    means = np.array([array[groups == k].mean() for k in ids])
+    rms = np.array([np.sqrt(np.mean(array[groups == k] ** 2)) for k in ids])
+    std = np.array([array[groups == k].std() for k in ids])
+    return GroupStatistics(means, rms, std)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 from manim import NumberPlane, ThreeDAxes
 
+from scenes.numbers import nice_step
+
 __all__ = ["to_points", "to_coordinates", "make_plane", "make_space_axes"]
 
 
 def make_plane(extent: float, height: float, center, palette, step: float | None = None) -> NumberPlane:
     """A square NumberPlane showing [−extent, extent]² at ``height`` scene units, centred at ``center``."""
-    step = step or _nice_step(extent)
+    step = step or nice_step(extent)
     plane = NumberPlane(
         x_range=(-extent, extent, step),
         y_range=(-extent, extent, step),
@@ -35,15 +37,6 @@ def make_space_axes(extent: float, length: float, palette) -> ThreeDAxes:
         z_length=length,
         axis_config={"stroke_color": palette.muted, "stroke_width": 2, "include_ticks": False, "include_tip": False},
     )
-
-
-def _nice_step(extent: float) -> float:
-    raw = extent / 4
-    magnitude = 10 ** np.floor(np.log10(raw))
-    for factor in (1, 2, 5, 10):
-        if factor * magnitude >= raw:
-            return float(factor * magnitude)
-    return float(10 * magnitude)
 
 
 def to_points(coordinate_system, vectors) -> np.ndarray:

@@ -471,4 +471,331 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Если сети нужен масштаб, его возвращает обучаемый поэлементный вес γ после нормировки: "
         "γ = {gamma} растягивает окружность в эллипс.",
     },
+# ------------------------------------------------------------ unified-formula
+    "scene.unified-formula.description": {
+        "en": "One formula for every layer: centre, scale, affine; the layers differ only in their axes",
+        "zh": "所有归一化层同一个公式：中心化、缩放、仿射；区别只在取统计量的轴",
+        "ru": "Одна формула для всех слоёв: центрирование, масштаб, аффинная часть; различаются только оси",
+    },
+    "scene.unified-formula.title": {
+        "en": "One formula, different axes",
+        "zh": "同一个公式，不同的轴",
+        "ru": "Одна арифметика, разные оси",
+    },
+    "unified-formula.part.centre": {
+        "en": "centre: subtract $mu$",
+        "zh": "中心化：减去 $mu$",
+        "ru": "центрирование: вычесть $mu$",
+    },
+    "unified-formula.part.scale": {
+        "en": "scale: divide by $sqrt(sigma^2 + epsilon)$",
+        "zh": "缩放：除以 $sqrt(sigma^2 + epsilon)$",
+        "ru": "масштаб: поделить на $sqrt(sigma^2 + epsilon)$",
+    },
+    "unified-formula.part.affine": {
+        "en": "affine: learnable $gamma$, $beta$",
+        "zh": "仿射：可学习的 $gamma$、$beta$",
+        "ru": "аффинная часть: обучаемые $gamma$, $beta$",
+    },
+    "unified-formula.grid-caption": {
+        "en": "rows: batch ↓, columns: features →; one shade = one $mu, sigma$",
+        "zh": "行：batch ↓，列：特征 →；同一色块共用一组 $mu, sigma$",
+        "ru": "строки: batch ↓, столбцы: признаки →; один оттенок — одни $mu, sigma$",
+    },
+    "unified-formula.axes.batchnorm": {
+        "en": "$mu, sigma$ over the batch axis, per feature",
+        "zh": "$mu, sigma$ 沿 batch 轴，逐特征计算",
+        "ru": "$mu, sigma$ по оси batch, для каждого признака",
+    },
+    "unified-formula.axes.layernorm": {
+        "en": "$mu, sigma$ over the features of one example",
+        "zh": "$mu, sigma$ 在单个样本的特征上计算",
+        "ru": "$mu, sigma$ по признакам одного примера",
+    },
+    "unified-formula.axes.rmsnorm": {
+        "en": "over the features, without centring: $x \\/ sqrt(overline(x^2) + epsilon)$",
+        "zh": "在特征上计算，不做中心化：$x \\/ sqrt(overline(x^2) + epsilon)$",
+        "ru": "по признакам, без центрирования: $x \\/ sqrt(overline(x^2) + epsilon)$",
+    },
+    "unified-formula.axes.groupnorm": {
+        "en": "over a group of features ({groups} groups), per example",
+        "zh": "在一组特征上计算（{groups} 组），逐样本",
+        "ru": "по группе признаков ({groups} группы), для каждого примера",
+    },
+    "unified-formula.say.intro": {
+        "en": "All normalizing layers do the same thing: one formula.",
+        "zh": "所有归一化层做的都是同一件事：一个公式。",
+        "ru": "Все нормализующие слои делают одно и то же: одна формула.",
+    },
+    "unified-formula.say.centre": {
+        "en": "First the centre: subtract the mean mu.",
+        "zh": "先是中心化：减去均值 μ。",
+        "ru": "Сначала центрирование: вычитаем среднее μ.",
+    },
+    "unified-formula.say.scale": {
+        "en": "Then the scale: divide by the square root of the variance plus a small epsilon.",
+        "zh": "然后是缩放：除以方差加一个小 ε 的平方根。",
+        "ru": "Затем масштаб: делим на корень из дисперсии плюс маленькое ε.",
+    },
+    "unified-formula.say.affine": {
+        "en": "Last the affine part: a learnable gamma and beta scale and shift the result back.",
+        "zh": "最后是仿射部分：可学习的 γ 和 β 再把结果缩放、平移回来。",
+        "ru": "И аффинная часть: обучаемые γ и β снова масштабируют и сдвигают результат.",
+    },
+    "unified-formula.say.axes": {
+        "en": "The layers differ only in the axes over which mu and sigma are taken. As formulas they look alike; drawn as a partition of the grid they differ at once.",
+        "zh": "各层的区别只在于 μ 和 σ 沿哪些轴计算。写成公式几乎一样，画成网格的划分就一目了然。",
+        "ru": "Различаются они только тем, по каким осям берутся μ и σ. Формулами они почти одинаковы; нарисованные как разбиение решётки, различаются сразу.",
+    },
+    "unified-formula.say.batchnorm": {
+        "en": "BatchNorm: one mean and one sigma per feature, taken down the batch.",
+        "zh": "BatchNorm：每个特征一组 μ、σ，沿 batch 方向计算。",
+        "ru": "BatchNorm: одно среднее и одна σ на признак, по оси batch.",
+    },
+    "unified-formula.say.layernorm": {
+        "en": "LayerNorm: one mean and one sigma per example, across its features.",
+        "zh": "LayerNorm：每个样本一组 μ、σ，在它的特征上计算。",
+        "ru": "LayerNorm: одно среднее и одна σ на пример, по его признакам.",
+    },
+    "unified-formula.say.rmsnorm": {
+        "en": "RMSNorm: the same axes as LayerNorm, but the centre is dropped.",
+        "zh": "RMSNorm：和 LayerNorm 一样的轴，但去掉了中心化。",
+        "ru": "RMSNorm: те же оси, что у LayerNorm, но без центрирования.",
+    },
+    "unified-formula.say.groupnorm": {
+        "en": "GroupNorm: per example, over a group of neighbouring features; here {groups} groups.",
+        "zh": "GroupNorm：逐样本，在一组相邻特征上计算；这里分 {groups} 组。",
+        "ru": "GroupNorm: для каждого примера, по группе соседних признаков; здесь {groups} группы.",
+    },
+# ------------------------------------------------------------ normalization-axes
+    "scene.normalization-axes.description": {
+        "en": "The 4×4 grid: which cells BatchNorm, LayerNorm, RMSNorm and GroupNorm average together",
+        "zh": "4×4 网格：BatchNorm、LayerNorm、RMSNorm、GroupNorm 分别把哪些格子一起求平均",
+        "ru": "Решётка 4×4: какие ячейки усредняют вместе BatchNorm, LayerNorm, RMSNorm и GroupNorm",
+    },
+    "scene.normalization-axes.title": {
+        "en": "Which cells share $mu$ and $sigma$",
+        "zh": "哪些格子共用 $mu$ 和 $sigma$",
+        "ru": "Какие ячейки делят $mu$ и $sigma$",
+    },
+    "normalization-axes.batch": {"en": "batch ↓", "zh": "batch ↓", "ru": "batch ↓"},
+    "normalization-axes.features": {"en": "features →", "zh": "特征 →", "ru": "признаки →"},
+    "normalization-axes.state.none": {"en": "no normalization", "zh": "不做归一化", "ru": "без нормировки"},
+    "normalization-axes.state.batchnorm": {"en": "BatchNorm", "zh": "BatchNorm", "ru": "BatchNorm"},
+    "normalization-axes.state.layernorm": {"en": "LayerNorm", "zh": "LayerNorm", "ru": "LayerNorm"},
+    "normalization-axes.state.rmsnorm": {"en": "RMSNorm", "zh": "RMSNorm", "ru": "RMSNorm"},
+    "normalization-axes.state.groupnorm": {
+        "en": "GroupNorm, groups: {groups}",
+        "zh": "GroupNorm，{groups} 组",
+        "ru": "GroupNorm, групп: {groups}",
+    },
+    "normalization-axes.averaged-over": {
+        "en": "averaged over: {axes}",
+        "zh": "求平均的范围：{axes}",
+        "ru": "усреднение по: {axes}",
+    },
+    "normalization-axes.values": {
+        "en": "normalized values ($epsilon = {eps}$)",
+        "zh": "归一化后的值（$epsilon = {eps}$）",
+        "ru": "нормированные значения ($epsilon = {eps}$)",
+    },
+    "normalization-axes.raw-values": {"en": "raw values", "zh": "原始值", "ru": "исходные значения"},
+    "normalization-axes.axes.none": {"en": "—", "zh": "—", "ru": "—"},
+    "normalization-axes.axes.batchnorm": {"en": "the batch axis", "zh": "batch 轴", "ru": "оси batch"},
+    "normalization-axes.axes.layernorm": {"en": "features", "zh": "特征", "ru": "признакам"},
+    "normalization-axes.axes.rmsnorm": {
+        "en": "features, without centring",
+        "zh": "特征，不做中心化",
+        "ru": "признакам, без центрирования",
+    },
+    "normalization-axes.axes.groupnorm": {"en": "a group of features", "zh": "一组特征", "ru": "группе признаков"},
+    "normalization-axes.rms": {"en": "RMS", "zh": "均方根", "ru": "RMS"},
+    "normalization-axes.mean": {"en": "mean", "zh": "均值", "ru": "среднее"},
+    "normalization-axes.table.layer": {"en": "layer", "zh": "层", "ru": "слой"},
+    "normalization-axes.table.averaged": {"en": "averaged over", "zh": "求平均的范围", "ru": "усреднение по"},
+    "normalization-axes.table.depends": {"en": "depends on the batch", "zh": "依赖 batch", "ru": "зависит от батча"},
+    "normalization-axes.table.used": {"en": "where it is used", "zh": "用在哪里", "ru": "где применяют"},
+    "normalization-axes.yes": {"en": "yes", "zh": "是", "ru": "да"},
+    "normalization-axes.no": {"en": "no", "zh": "否", "ru": "нет"},
+    "normalization-axes.used.batchnorm": {
+        "en": "conv nets, large batches",
+        "zh": "卷积网络，大 batch",
+        "ru": "свёрточные сети, большие батчи",
+    },
+    "normalization-axes.used.layernorm": {"en": "transformers", "zh": "Transformer", "ru": "трансформеры"},
+    "normalization-axes.used.rmsnorm": {"en": "modern LLMs", "zh": "现代大语言模型", "ru": "современные LLM"},
+    "normalization-axes.used.groupnorm": {
+        "en": "detection, small batches",
+        "zh": "检测，小 batch",
+        "ru": "детекция, малые батчи",
+    },
+    "normalization-axes.say.intro": {
+        "en": "A batch as a grid: rows are examples of the batch, columns are features.",
+        "zh": "把一个 batch 画成网格：行是 batch 里的样本，列是特征。",
+        "ru": "Батч как решётка: строки — примеры батча, столбцы — признаки.",
+    },
+    "normalization-axes.say.batchnorm": {
+        "en": "BatchNorm averages down each column: every feature gets its own mean and sigma, shared by the whole batch.",
+        "zh": "BatchNorm 沿每一列求平均：每个特征一组均值和 σ，整个 batch 共用。",
+        "ru": "BatchNorm усредняет по столбцам: у каждого признака своё среднее и σ, общие для всего батча.",
+    },
+    "normalization-axes.say.layernorm": {
+        "en": "LayerNorm averages along each row: every example is normalized on its own.",
+        "zh": "LayerNorm 沿每一行求平均：每个样本各自归一化。",
+        "ru": "LayerNorm усредняет по строкам: каждый пример нормируется сам по себе.",
+    },
+    "normalization-axes.say.rmsnorm": {
+        "en": "Switch to RMSNorm and look closely at the numbers: each row's RMS is 1, but its mean is not, about {mean} on this data. "
+        "That is the whole difference from LayerNorm, and why RMSNorm is cheaper: no mean to compute or carry through the backward pass.",
+        "zh": "切到 RMSNorm 仔细看数字：每一行的均方根是 1，但均值不是 0，在这组数据上约为 {mean}。这就是它和 LayerNorm 的全部区别，也是 RMSNorm 更便宜的原因：不用算均值，也不用在反向传播里带着它。",
+        "ru": "Переключите на RMSNorm и посмотрите на цифры внимательно: среднеквадратичное по строке равно единице, а среднее — нет, около {mean} на этих данных. "
+        "Это и есть вся разница с LayerNorm, и поэтому RMSNorm дешевле: не нужно считать среднее и протаскивать его через обратный проход.",
+    },
+    "normalization-axes.say.groupnorm": {
+        "en": "GroupNorm splits each example's features into {groups} groups and normalizes each group.",
+        "zh": "GroupNorm 把每个样本的特征分成 {groups} 组，每组各自归一化。",
+        "ru": "GroupNorm делит признаки каждого примера на {groups} группы и нормирует каждую группу.",
+    },
+    "normalization-axes.say.groupnorm-again": {
+        "en": "The number of groups is a dial: with {groups} groups the partition changes, and so do the values.",
+        "zh": "组数是个旋钮：分成 {groups} 组时，划分变了，数值也跟着变。",
+        "ru": "Число групп — это регулятор: при {groups} группах меняется разбиение, а с ним и значения.",
+    },
+    "normalization-axes.say.table": {
+        "en": "What is chosen, and why: the column 'depends on the batch' is the decisive one.",
+        "zh": "怎么选、为什么：'依赖 batch' 这一列是决定性的。",
+        "ru": "Что выбирают и почему: столбец «зависит от батча» — решающий.",
+    },
+# ------------------------------------------------------------------ conditioning
+    "scene.conditioning.description": {
+        "en": "Normalization as preconditioning: κ ≈ 10⁸ before standardizing, tens after; gradient descent paths",
+        "zh": "归一化即预条件：标准化前 κ ≈ 10⁸，之后几十；梯度下降路径",
+        "ru": "Нормировка как предобусловливание: κ ≈ 10⁸ до стандартизации, десятки после; пути градиентного спуска",
+    },
+    "scene.conditioning.title": {
+        "en": "Normalization as preconditioning",
+        "zh": "归一化即预条件",
+        "ru": "Нормализация как предобусловливание",
+    },
+    "conditioning.before": {
+        "en": "features with scales ${small}$ and ${large}$",
+        "zh": "特征尺度为 ${small}$ 和 ${large}$",
+        "ru": "признаки с масштабами ${small}$ и ${large}$",
+    },
+    "conditioning.after": {"en": "after standardizing", "zh": "标准化之后", "ru": "после стандартизации"},
+    "conditioning.kappa": {
+        "en": "$kappa = {kappa}$",
+        "zh": "$kappa = {kappa}$",
+        "ru": "$kappa = {kappa}$",
+    },
+    "conditioning.drawn": {
+        "en": "(drawn with $kappa = {kappa}$: the real ellipse would not fit)",
+        "zh": "（按 $kappa = {kappa}$ 绘制：真实的椭圆画不下）",
+        "ru": "(нарисовано с $kappa = {kappa}$: настоящий эллипс не поместится)",
+    },
+    "conditioning.steps": {
+        "en": "steps to $10^(-6)$: ${steps}$",
+        "zh": "收敛到 $10^(-6)$ 的步数：${steps}$",
+        "ru": "шагов до $10^(-6)$: ${steps}$",
+    },
+    "conditioning.step-rule": {
+        "en": "step $eta = {fraction} dot 2 \\/ L$, stable only for $eta < 2 \\/ L$, $L = lambda_max$",
+        "zh": "步长 $eta = {fraction} dot 2 \\/ L$，只有 $eta < 2 \\/ L$ 才稳定，$L = lambda_max$",
+        "ru": "шаг $eta = {fraction} dot 2 \\/ L$, устойчиво только при $eta < 2 \\/ L$, $L = lambda_max$",
+    },
+    "conditioning.say.intro": {
+        "en": "The name of this lesson is not a metaphor: normalization changes the conditioning of the problem, and that is its main effect.",
+        "zh": "这不是比喻：归一化改变了问题的条件数，这是它最主要的作用。",
+        "ru": "Название урока — не метафора: нормализация меняет обусловленность задачи, и это её главный эффект.",
+    },
+    "conditioning.say.before": {
+        "en": "The simplest case is standardizing the inputs. Two features with scales {small} and {large} give a least-squares Hessian with condition number {kappa}.",
+        "zh": "最简单的情形是输入标准化。尺度为 {small} 和 {large} 的两个特征，最小二乘的 Hessian 条件数为 {kappa}。",
+        "ru": "Простейший случай — стандартизация входов. Признаки с масштабами {small} и {large} дают гессиан наименьших квадратов с числом обусловленности {kappa}.",
+    },
+    "conditioning.say.drawn": {
+        "en": "No screen can show an ellipse that narrow, so the picture uses kappa = {drawn}; every number stays the real one.",
+        "zh": "这么扁的椭圆没法画出来，所以图里用 κ = {drawn}；所有数字仍然是真实问题的。",
+        "ru": "Такой узкий эллипс не нарисовать, поэтому на картинке κ = {drawn}; все числа — настоящие.",
+    },
+    "conditioning.say.descent": {
+        "en": "Gradient descent just under the step limit 2 over L zig-zags across the valley and crawls along it: on the real problem it needs {steps} steps.",
+        "zh": "步长略小于上限 2/L 的梯度下降在山谷里来回折返、沿谷底缓慢爬行：在真实问题上需要 {steps} 步。",
+        "ru": "Градиентный спуск с шагом чуть меньше предела 2/L мечется поперёк долины и ползёт вдоль неё: на настоящей задаче ему нужно {steps} шагов.",
+    },
+    "conditioning.say.after": {
+        "en": "After standardizing, kappa falls to {kappa}, and the same descent needs {steps} steps.",
+        "zh": "标准化之后 κ 降到 {kappa}，同样的梯度下降只需 {steps} 步。",
+        "ru": "После стандартизации κ падает до {kappa}, и тот же спуск требует {steps} шагов.",
+    },
+    "conditioning.say.mechanisms": {
+        "en": "Normalization layers do the same inside the network, where activation scales drift during training: equal scales give equal curvature and a smaller kappa, a smoother landscape allows a larger step.",
+        "zh": "归一化层在网络内部做同样的事，那里激活的尺度会在训练中漂移：尺度一致，曲率就一致，κ 变小；地形更平滑，能用的步长更大。",
+        "ru": "Нормализующие слои делают то же внутри сети, где масштабы активаций разъезжаются по ходу обучения: равные масштабы — равная кривизна и меньшее κ; более гладкий ландшафт допускает больший шаг.",
+    },
+# -------------------------------------------------------------- scale-invariance
+    "scene.scale-invariance.description": {
+        "en": "Scale the weights before a normalization by c: nothing changes; weight decay becomes a learning-rate knob",
+        "zh": "把归一化之前的权重乘以 c：输出不变；weight decay 变成了学习率旋钮",
+        "ru": "Умножьте веса перед нормировкой на c — выход не изменится; weight decay становится ручкой learning rate",
+    },
+    "scene.scale-invariance.title": {
+        "en": "Only the direction of the weights matters",
+        "zh": "只有权重的方向才重要",
+        "ru": "Важно направление весов, а не длина",
+    },
+    "scale-invariance.factor": {"en": "$c = {c}$", "zh": "$c = {c}$", "ru": "$c = {c}$"},
+    "scale-invariance.pre": {
+        "en": "before the norm: $c W x$",
+        "zh": "归一化之前：$c W x$",
+        "ru": "до нормировки: $c W x$",
+    },
+    "scale-invariance.post": {
+        "en": "after: $op(\"LN\")(c W x)$",
+        "zh": "之后：$op(\"LN\")(c W x)$",
+        "ru": "после: $op(\"LN\")(c W x)$",
+    },
+    "scale-invariance.iteration": {"en": "SGD step", "zh": "SGD 步数", "ru": "шаг SGD"},
+    "scale-invariance.norm-axis": {
+        "en": "weight norm $norm(W)$",
+        "zh": "权重范数 $norm(W)$",
+        "ru": "норма весов $norm(W)$",
+    },
+    "scale-invariance.step-axis": {
+        "en": "effective step $eta \\/ norm(W)^2$",
+        "zh": "有效步长 $eta \\/ norm(W)^2$",
+        "ru": "эффективный шаг $eta \\/ norm(W)^2$",
+    },
+    "scale-invariance.run": {
+        "en": "$eta = {lr}$, weight decay $lambda = {wd}$",
+        "zh": "$eta = {lr}$，weight decay $lambda = {wd}$",
+        "ru": "$eta = {lr}$, weight decay $lambda = {wd}$",
+    },
+    "scale-invariance.say.intro": {
+        "en": "Multiply the weights of a layer that comes before a normalization by a number c.",
+        "zh": "把归一化之前那一层的权重乘以一个数 c。",
+        "ru": "Умножим веса слоя перед нормировкой на число c.",
+    },
+    "scale-invariance.say.scale": {
+        "en": "The pre-activations scale with c, here c = {factors}, but the output does not change at all: the normalization divides by the same c.",
+        "zh": "归一化之前的值随 c 缩放（这里 c = {factors}），输出却完全不变：归一化除掉了同一个 c。",
+        "ru": "Значения до нормировки масштабируются вместе с c (здесь c = {factors}), а выход не меняется вовсе: нормировка делит на то же c.",
+    },
+    "scale-invariance.say.direction": {
+        "en": "So the direction of the weights matters and their length does not.",
+        "zh": "所以权重的方向重要，长度不重要。",
+        "ru": "Значит, направление весов важно, а их длина — нет.",
+    },
+    "scale-invariance.say.decay": {
+        "en": "Weight decay still shrinks the norm: in this run from {start} to {end} in {steps} steps.",
+        "zh": "weight decay 仍然在缩小范数：这次训练中 {steps} 步从 {start} 降到 {end}。",
+        "ru": "Weight decay всё равно уменьшает норму: в этом прогоне с {start} до {end} за {steps} шагов.",
+    },
+    "scale-invariance.say.effective": {
+        "en": "A smaller norm means a larger step relative to it: the effective step grows from {first} to {last}. "
+        "Weight decay acts on the effective learning rate; in such networks the two are not independent.",
+        "zh": "范数越小，相对它的步长就越大：有效步长从 {first} 增长到 {last}。weight decay 实际上在调节有效学习率，在这类网络里两者并不独立。",
+        "ru": "Меньше норма — больше шаг относительно неё: эффективный шаг растёт с {first} до {last}. "
+        "Weight decay управляет эффективным learning rate; в таких сетях они не независимы.",
+    },
 }

@@ -20,4 +20,6 @@ FORMULAS: dict[str, str] = {
     "layernorm-2d-points": "{{x + y = 0}} inter {{norm(v)_2 = sqrt(2)}} = {{{p}, {q}}}",
     "direction": "x / norm(x)_2 = (c x) / norm(c x)_2 quad (c > 0)",
     "dof": "n quad -> quad n - 1 quad -> quad n - 2",
+    "unified": "hat(x) = {{ x - mu : centre }} / {{ sqrt(sigma^2 + epsilon) : scale }} , quad "
+    "y = {{ gamma hat(x) + beta : affine }}",
 }

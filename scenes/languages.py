@@ -10,7 +10,7 @@ import string
 
 from scenes.catalog import MESSAGES
 
-__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "message", "typst_preamble", "check_language", "FONTS"]
+__all__ = ["layer_name", "LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "message", "typst_preamble", "check_language", "FONTS"]
 
 LANGUAGES = ("en", "zh", "ru")
 DEFAULT_LANGUAGE = "en"
@@ -55,3 +55,12 @@ def message(key: str, lang: str, **values) -> str:
 def placeholders(text: str) -> set[str]:
     """The ``{names}`` a catalog entry expects."""
     return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+LAYER_NAMES = {"none": "—", "l2": "L2", "rmsnorm": "RMSNorm", "layernorm": "LayerNorm", "batchnorm": "BatchNorm",
+               "groupnorm": "GroupNorm"}
+
+
+def layer_name(kind: str) -> str:
+    """A layer's usual written name (the same in every language): ``"layernorm"`` → ``"LayerNorm"``."""
+    return LAYER_NAMES[str(kind)]

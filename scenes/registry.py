@@ -50,6 +50,10 @@ SCENES: tuple[SceneEntry, ...] = (
     SceneEntry("layernorm-2d", "scenes.layernorm_2d", "LayerNorm2D"),
     SceneEntry("direction-not-length", "scenes.direction_not_length", "DirectionNotLength"),
     SceneEntry("degrees-of-freedom", "scenes.degrees_of_freedom", "DegreesOfFreedom"),
+    SceneEntry("unified-formula", "scenes.unified_formula", "UnifiedFormula"),
+    SceneEntry("normalization-axes", "scenes.normalization_axes", "NormalizationAxes"),
+    SceneEntry("conditioning", "scenes.conditioning", "Conditioning"),
+    SceneEntry("scale-invariance", "scenes.scale_invariance", "ScaleInvariance"),
 )
 
 

@@ -1,0 +1,185 @@
+"""Scene 8, ``normalization-axes`` (B2, B3, B8): the source's 4×4 grid under every layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, Transform, VGroup
+
+from normgeo import batch_norm, group_norm, layer_norm, rms_norm, statistic_groups, statistics_by_group
+from scenes.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.grids import cell_rectangles, number_cells, shade_groups
+from scenes.languages import layer_name
+from scenes.numbers import fmt_fixed, fmt_number, fmt_scientific
+from scenes.spec import SceneSpec, SpecError, Vectors
+from scenes.widgets import text_mobject
+
+__all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
+
+TABLE_LAYERS = ("batchnorm", "layernorm", "rmsnorm", "groupnorm")
+DEPENDS_ON_BATCH = {"batchnorm": True, "layernorm": False, "rmsnorm": False, "groupnorm": False}
+
+
+@dataclass(frozen=True)
+class NormalizationAxesSpec(SceneSpec):
+    """The grid (rows = batch, columns = features; the source's values), ε, and GroupNorm's group counts."""
+
+    values: Vectors = ((1.0, 2.0, 3.0, 10.0), (2.0, 4.0, 1.0, 8.0), (3.0, 1.0, 5.0, 12.0), (0.0, 3.0, 2.0, 9.0))
+    eps: float = 1e-5
+    groups: tuple[int, ...] = (2, 1)
+
+    def validate(self) -> None:
+        rows = {len(row) for row in self.values}
+        if len(rows) != 1 or not 2 <= len(self.values) <= 6 or not 2 <= rows.pop() <= 6:
+            raise SpecError("values: give 2 to 6 rows of 2 to 6 numbers each, all rows the same length")
+        if not all(np.isfinite(v) and abs(v) < 1e4 for row in self.values for v in row):
+            raise SpecError("values: every value must be finite and below 10000 in size")
+        if not 0 < self.eps <= 1:
+            raise SpecError(f"eps: must be in (0, 1], got {self.eps}")
+        features = len(self.values[0])
+        if not self.groups or any(g < 1 or features % g for g in self.groups):
+            raise SpecError(f"groups: each count must divide the number of features ({features}), got {self.groups}")
+        if any(features // g < 2 for g in self.groups):
+            raise SpecError("groups: every group needs at least two features (a single value normalizes to 0)")
+
+
+@dataclass(frozen=True)
+class GridState:
+    """One tab of the widget: its layer, the computed values and who shares μ and σ."""
+
+    key: str
+    layer: str
+    values: np.ndarray
+    labels: np.ndarray
+    groups: int | None = None
+
+
+class NormalizationAxes(NormGeoScene):
+    """Step through none, BatchNorm, LayerNorm, RMSNorm and GroupNorm; end on the comparison table."""
+
+    scene_id = "normalization-axes"
+    spec_class = NormalizationAxesSpec
+
+    def states(self) -> list[GridState]:
+        grid, eps = np.array(self.spec.values, dtype=float), self.spec.eps
+        shape = grid.shape
+        states = [
+            GridState("none", "none", grid, statistic_groups("none", shape)),
+            GridState("batchnorm", "batchnorm", batch_norm(grid, eps=eps), statistic_groups("batchnorm", shape)),
+            GridState("layernorm", "layernorm", layer_norm(grid, eps=eps), statistic_groups("layernorm", shape)),
+            GridState("rmsnorm", "rmsnorm", rms_norm(grid, eps=eps), statistic_groups("rmsnorm", shape)),
+        ]
+        for index, groups in enumerate(self.spec.groups):
+            key = "groupnorm" if index == 0 else "groupnorm-again"
+            states.append(GridState(key, "groupnorm", group_norm(grid, groups, eps=eps),
+                                    statistic_groups("groupnorm", shape, num_groups=groups), groups))
+        return states
+
+    def construct(self) -> None:
+        spec, colors = self.spec, self.palette
+        states = self.states()
+        shape = states[0].values.shape
+        cell_width, cell_height = 1.2, 0.6
+
+        title = self.make_title()
+        cells = cell_rectangles(shape, cell_width, cell_height, colors.muted).move_to((-3.0, -0.2, 0))
+        features = self.text("normalization-axes.features", font_size=SMALL_SIZE, color=colors.muted)
+        features.next_to(cells, UP, buff=0.15).align_to(cells, LEFT)
+        batch = self.text("normalization-axes.batch", font_size=SMALL_SIZE, color=colors.muted)
+        batch.next_to(cells, LEFT, buff=0.2).align_to(cells, UP)
+        self.cells = cells
+        self.shown = {}
+
+        def numbers_for(state: GridState):
+            texts = [fmt_number(v, 2) if state.key == "none" else fmt_fixed(v, 2) for v in state.values.ravel()]
+            self.shown[state.key] = texts
+            return number_cells(state.values, texts, cells, spec.lang, colors.text, SMALL_SIZE)
+
+        def info_for(state: GridState):
+            name = self.text(f"normalization-axes.state.{state.layer}", font_size=SMALL_SIZE + 8,
+                             color=colors.layer(state.layer), groups=state.groups or "")
+            axes_name = self.words(f"normalization-axes.axes.{state.layer}")
+            averaged = self.text("normalization-axes.averaged-over", font_size=SMALL_SIZE, axes=axes_name)
+            note = (self.text("normalization-axes.raw-values", font_size=SMALL_SIZE - 2, color=colors.muted)
+                    if state.key == "none" else
+                    self.text("normalization-axes.values", font_size=SMALL_SIZE - 2, color=colors.muted,
+                              eps=fmt_scientific(spec.eps)))
+            info = VGroup(name, averaged, note).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+            return fit_width(info, 3.7).to_edge(RIGHT, buff=0.45).align_to(cells, UP)
+
+        def shading_for(state: GridState):
+            if state.key == "none":
+                return VGroup(*(cell.copy().set_fill(colors.raw, opacity=0.0).set_stroke(width=0) for cell in cells))
+            return shade_groups(cells, state.labels, colors.layer(state.layer))
+
+        first = states[0]
+        numbers, shading, info = numbers_for(first), shading_for(first), info_for(first)
+        self.say("normalization-axes.say.intro", FadeIn(title), FadeIn(cells), FadeIn(features), FadeIn(batch),
+                 FadeIn(shading), FadeIn(numbers), FadeIn(info), run_time=1.5, hold=1.5)
+
+        row_stats = VGroup()
+        self.row_means = None
+        for state in states[1:]:
+            new_numbers, new_shading, new_info = numbers_for(state), shading_for(state), info_for(state)
+            animations = [Transform(numbers, new_numbers), Transform(shading, new_shading), Transform(info, new_info)]
+            values = {}
+            if state.key == "rmsnorm":
+                stats = statistics_by_group(state.values, state.labels)
+                self.row_means, self.row_rms = stats.mean, stats.rms
+                row_stats = self.row_statistics(stats, cells)
+                animations.append(FadeIn(row_stats))
+                values = {"mean": fmt_number(float(np.mean(stats.mean)), 2)}
+            elif row_stats:
+                animations.append(FadeOut(row_stats))
+                row_stats = VGroup()
+            if state.groups:
+                values = {"groups": state.groups}
+            self.say(f"normalization-axes.say.{state.key}", *animations, run_time=1.2,
+                     hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
+        self.numbers, self.shading = numbers, shading
+        self.final_state = states[-1]
+
+        # B8: the table, under the grid (which moves up and shrinks).
+        grid_group = VGroup(cells, shading, numbers, features, batch)
+        table = self.comparison_table()
+        self.table = table
+        target = grid_group.copy().scale(0.8).to_corner(UL, buff=EDGE).shift(DOWN * 0.85 + RIGHT * 0.4)
+        info_target = info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
+        self.say("normalization-axes.say.table", Transform(grid_group, target), Transform(info, info_target),
+                 FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
+
+    def row_statistics(self, stats, cells: VGroup) -> VGroup:
+        """Columns right of the grid: each row's RMS and mean (computed by the core)."""
+        colors, lang = self.palette, self.spec.lang
+        cols = len(cells) // len(stats.mean)
+        column = VGroup()
+        for header_key, values, color in (("normalization-axes.rms", stats.rms, colors.rmsnorm),
+                                          ("normalization-axes.mean", stats.mean, colors.highlight)):
+            header = self.text(header_key, font_size=SMALL_SIZE - 2, color=colors.muted)
+            entries = VGroup(*(text_mobject(f"${fmt_fixed(v, 2)}$", lang, color, SMALL_SIZE)
+                               .move_to(cells[r * cols + cols - 1]) for r, v in enumerate(values)))
+            column.add(VGroup(header, entries))
+        column[0][1].shift(RIGHT * 1.0)
+        column[1][1].shift(RIGHT * 1.9)
+        for header, entries in column:
+            header.next_to(entries, UP, buff=0.15).align_to(cells, UP).shift(UP * (header.height + 0.15))
+        return column
+
+    def comparison_table(self) -> VGroup:
+        """B8: layer / averaged over / depends on the batch / where it is used."""
+        colors, lang = self.palette, self.spec.lang
+        header = [self.words(f"normalization-axes.table.{k}") for k in ("layer", "averaged", "depends", "used")]
+        cells = [text_mobject(h, lang, colors.muted, SMALL_SIZE + 2) for h in header]
+        for layer in TABLE_LAYERS:
+            depends = self.words("normalization-axes.yes" if DEPENDS_ON_BATCH[layer] else "normalization-axes.no")
+            row = [layer_name(layer),
+                   self.words(f"normalization-axes.axes.{layer}"), depends, self.words(f"normalization-axes.used.{layer}")]
+            color = colors.layer(layer)
+            cells += [text_mobject(row[0], lang, color, SMALL_SIZE + 4)]
+            cells += [text_mobject(t, lang, colors.text, SMALL_SIZE + 4) for t in row[1:]]
+        table = VGroup(*cells).arrange_in_grid(rows=1 + len(TABLE_LAYERS), cols=4, buff=(0.55, 0.22), col_alignments="llll")
+        rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
+        rule.shift(DOWN * (cells[0].height + 0.11))
+        group = VGroup(table, rule)
+        return fit_width(group, 13.2).to_edge(DOWN, buff=0.45)
