@@ -98,6 +98,14 @@ class TrainingRun:
     distribution_shift: np.ndarray
     landscape_variation: np.ndarray
 
+    def smoothed_losses(self, window: int = 10) -> np.ndarray:
+        """Trailing mean of the last ``window`` losses at every step (fewer at the start)."""
+        window = as_dimension(window, "window")
+        totals = np.cumsum(np.insert(self.losses, 0, 0.0))
+        steps = np.arange(1, self.losses.size + 1)
+        starts = np.maximum(steps - window, 0)
+        return (totals[steps] - totals[starts]) / (steps - starts)
+
 
 def _evaluate(weights, x, labels, variant):
     """Loss with the same variant but no noise, on fixed data (for the landscape probe)."""

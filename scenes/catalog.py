@@ -798,4 +798,216 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Меньше норма — больше шаг относительно неё: эффективный шаг растёт с {first} до {last}. "
         "Weight decay управляет эффективным learning rate; в таких сетях они не независимы.",
     },
+# ---------------------------------------------------------------- covariate-shift
+    "scene.covariate-shift.description": {
+        "en": "Historical note: BatchNorm with noise that restores covariate shift still trains fast",
+        "zh": "历史注记：加噪声恢复协变量偏移后，BatchNorm 依然训练得快",
+        "ru": "Историческая справка: BatchNorm с шумом, возвращающим сдвиг распределений, всё равно обучается быстро",
+    },
+    "scene.covariate-shift.title": {
+        "en": "Historical note: not covariate shift",
+        "zh": "历史注记：不是协变量偏移",
+        "ru": "Историческая справка: не covariate shift",
+    },
+    "covariate-shift.claim": {
+        "en": "claimed: BatchNorm helps because it “reduces internal covariate shift”",
+        "zh": "最初的解释：BatchNorm 有效是因为它“减少了内部协变量偏移”",
+        "ru": "исходное объяснение: BatchNorm помогает, потому что «уменьшает internal covariate shift»",
+    },
+    "covariate-shift.test": {
+        "en": "test (after Santurkar et al.): add noise after BatchNorm that shifts the distribution at every step",
+        "zh": "检验（仿 Santurkar 等人）：在 BatchNorm 之后加入每步都变化的噪声，恢复分布偏移",
+        "ru": "проверка (по Santurkar и др.): после BatchNorm добавить шум, сдвигающий распределение на каждом шаге",
+    },
+    "covariate-shift.variant.none": {"en": "no normalization", "zh": "不做归一化", "ru": "без нормировки"},
+    "covariate-shift.variant.batchnorm": {"en": "BatchNorm", "zh": "BatchNorm", "ru": "BatchNorm"},
+    "covariate-shift.variant.noisy-batchnorm": {
+        "en": "BatchNorm + noise",
+        "zh": "BatchNorm + 噪声",
+        "ru": "BatchNorm + шум",
+    },
+    "covariate-shift.x-axis": {"en": "SGD step", "zh": "SGD 步数", "ru": "шаг SGD"},
+    "covariate-shift.y-axis": {
+        "en": "training loss (mean of {window} steps)",
+        "zh": "训练损失（{window} 步滑动平均）",
+        "ru": "loss на обучении (среднее по {window} шагам)",
+    },
+    "covariate-shift.shift-header": {
+        "en": "input shift per step",
+        "zh": "每步输入分布的移动",
+        "ru": "сдвиг входов за шаг",
+    },
+    "covariate-shift.loss-header": {"en": "mean loss", "zh": "平均损失", "ru": "средний loss"},
+    "covariate-shift.landscape-header": {
+        "en": "loss variation along $nabla$",
+        "zh": "沿梯度方向的损失起伏",
+        "ru": "разброс loss вдоль $nabla$",
+    },
+    "covariate-shift.conclusion": {
+        "en": "a practice that works is no proof \\ of the theory offered with it",
+        "zh": "有效的做法 \\ 并不能证明随之提出的理论",
+        "ru": "работающая практика — \\ не доказательство теории, стоящей за ней",
+    },
+    "covariate-shift.say.claim": {
+        "en": "The original explanation of BatchNorm was that it reduces internal covariate shift. It was not confirmed.",
+        "zh": "BatchNorm 最初的解释是“减少内部协变量偏移”。这个解释没有得到证实。",
+        "ru": "Изначальное объяснение BatchNorm — «уменьшает internal covariate shift» — не подтвердилось.",
+    },
+    "covariate-shift.say.test": {
+        "en": "Santurkar and colleagues tested it: add noise after BatchNorm that shifts the distribution again at every step.",
+        "zh": "Santurkar 等人做了实验：在 BatchNorm 之后专门加噪声，让分布在每一步重新偏移。",
+        "ru": "Santurkar и соавторы проверили это экспериментом: после BatchNorm добавили шум, заново сдвигающий распределение на каждом шаге.",
+    },
+    "covariate-shift.say.curves": {
+        "en": "The same small network, data and batches, trained three ways at a learning rate of {lr}.",
+        "zh": "同一个小网络、同样的数据和 batch，以学习率 {lr} 用三种方式训练。",
+        "ru": "Одна и та же маленькая сеть, данные и батчи, обучение тремя способами с learning rate {lr}.",
+    },
+    "covariate-shift.say.shift": {
+        "en": "With the noise, the inputs of the next layer move {ratio} times as much per step as with plain BatchNorm, more than without normalization at all.",
+        "zh": "加了噪声之后，下一层输入每一步的移动是普通 BatchNorm 的 {ratio} 倍，甚至比不做归一化还大。",
+        "ru": "С шумом входы следующего слоя сдвигаются за шаг в {ratio} раз сильнее, чем с обычным BatchNorm, — больше, чем вовсе без нормировки.",
+    },
+    "covariate-shift.say.fast": {
+        "en": "Training stays fast all the same: mean loss {noisy} against {plain} for BatchNorm and {none} without it. So the shift was not the point.",
+        "zh": "训练照样很快：平均损失 {noisy}，普通 BatchNorm 是 {plain}，不做归一化是 {none}。可见关键不在分布偏移。",
+        "ru": "Обучение всё равно остаётся быстрым: средний loss {noisy} против {plain} у BatchNorm и {none} без нормировки. Значит, дело не в сдвиге.",
+    },
+    "covariate-shift.say.landscape": {
+        "en": "What BatchNorm does change is the landscape: along the gradient the loss varies {none} without it and {plain} with it, a smaller effective L and a larger usable step.",
+        "zh": "BatchNorm 真正改变的是损失地形：沿梯度方向，不做归一化时损失起伏 {none}，用了 BatchNorm 只有 {plain}，有效的 L 更小，可用的步长更大。",
+        "ru": "Что BatchNorm действительно меняет — это ландшафт: вдоль градиента loss меняется на {none} без него и на {plain} с ним; эффективная L меньше, допустимый шаг больше.",
+    },
+    "covariate-shift.say.conclusion": {
+        "en": "Keep it as an example: the method works, and the explanation it was proposed with turned out wrong. A practice that works is no proof of the theory behind it.",
+        "zh": "值得记住这个例子：方法有效，而提出它时给出的解释是错的。有效的做法并不能证明它背后的理论。",
+        "ru": "Стоит держать это в голове как пример: приём работает, а объяснение, с которым он был предложен, оказалось неверным. Работающая практика — не доказательство теории, стоящей за ней.",
+    },
+# --------------------------------------------------------------- batch-dependence
+    "scene.batch-dependence.description": {
+        "en": "BatchNorm's output depends on who else is in the batch: two batches, small-batch noise, train vs eval",
+        "zh": "BatchNorm 的输出取决于同一个 batch 里还有谁：两个 batch、小 batch 的噪声、训练与推理模式",
+        "ru": "Выход BatchNorm зависит от соседей по батчу: два батча, шум малых батчей, обучение и вывод",
+    },
+    "scene.batch-dependence.title": {
+        "en": "Depending on the batch is decisive",
+        "zh": "依赖 batch 是决定性的",
+        "ru": "Зависимость от батча — решающая",
+    },
+    "batch-dependence.batch-a": {"en": "batch A", "zh": "batch A", "ru": "батч A"},
+    "batch-dependence.batch-b": {"en": "batch B", "zh": "batch B", "ru": "батч B"},
+    "batch-dependence.same-example": {
+        "en": "the same example $x$ (top row) in both",
+        "zh": "两个 batch 的第一行是同一个样本 $x$",
+        "ru": "один и тот же пример $x$ (верхняя строка) в обоих",
+    },
+    "batch-dependence.bn-outputs": {
+        "en": "BatchNorm($x$): A ${a}$, B ${b}$",
+        "zh": "BatchNorm($x$)：A ${a}$，B ${b}$",
+        "ru": "BatchNorm($x$): A ${a}$, B ${b}$",
+    },
+    "batch-dependence.ln-outputs": {
+        "en": "LayerNorm($x$): A ${a}$, B ${b}$",
+        "zh": "LayerNorm($x$)：A ${a}$，B ${b}$",
+        "ru": "LayerNorm($x$): A ${a}$, B ${b}$",
+    },
+    "batch-dependence.batch-size": {"en": "batch size $B$", "zh": "batch 大小 $B$", "ru": "размер батча $B$"},
+    "batch-dependence.spread-axis": {
+        "en": "spread of the batch mean",
+        "zh": "batch 均值的波动",
+        "ru": "разброс среднего по батчу",
+    },
+    "batch-dependence.gap-axis": {
+        "en": "$|$train − eval$|$ output",
+        "zh": "训练与推理输出之差 $|dot|$",
+        "ru": "$|$обучение − вывод$|$",
+    },
+    "batch-dependence.predicted": {
+        "en": "measured (dots), $sigma \\/ sqrt(B)$ (line)",
+        "zh": "实测（点），$sigma \\/ sqrt(B)$（线）",
+        "ru": "измерено (точки), $sigma \\/ sqrt(B)$ (линия)",
+    },
+    "batch-dependence.say.intro": {
+        "en": "BatchNorm couples the examples of a batch: the output for one depends on who else is in the batch.",
+        "zh": "BatchNorm 让一个 batch 里的样本互相关联：一个样本的输出取决于 batch 里还有谁。",
+        "ru": "BatchNorm связывает примеры батча: результат для одного зависит от того, кто ещё попал в батч.",
+    },
+    "batch-dependence.say.two-batches": {
+        "en": "Put the same example into two batches: BatchNorm gives it two different outputs, LayerNorm gives it one.",
+        "zh": "把同一个样本放进两个 batch：BatchNorm 给出两个不同的输出，LayerNorm 只给出一个。",
+        "ru": "Положим один и тот же пример в два батча: BatchNorm даёт ему два разных выхода, LayerNorm — один.",
+    },
+    "batch-dependence.say.small": {
+        "en": "With small batches the estimates of mu and sigma are noisy: the batch mean scatters as sigma over the square root of B, {small} at B = {b_small} against {large} at B = {b_large}.",
+        "zh": "batch 小时，μ 和 σ 的估计很吵：batch 均值的波动按 σ/√B 变化，B = {b_small} 时为 {small}，B = {b_large} 时为 {large}。",
+        "ru": "При малом батче оценки μ и σ шумны: среднее по батчу разбросано как σ/√B — {small} при B = {b_small} против {large} при B = {b_large}.",
+    },
+    "batch-dependence.say.inference": {
+        "en": "At inference there is no batch, so running statistics are kept, and training and evaluation become two different modes. The gap is largest for small batches, and a forgotten model.eval() is a classic bug.",
+        "zh": "推理时没有 batch，只能保存 running statistics，训练和推理就成了两种不同的模式。batch 越小差距越大，忘记调用 model.eval() 是常见的 bug。",
+        "ru": "На инференсе батча нет, приходится хранить running statistics — и режимы обучения и вывода становятся разными. Разница больше всего при малых батчах, а забытый model.eval() — классический баг.",
+    },
+    "batch-dependence.say.layernorm": {
+        "en": "In recurrent networks and with variable sequence lengths there is no meaningful batch axis at all. LayerNorm has none of these problems: it computes its statistics inside one example.",
+        "zh": "在循环网络和变长序列中，根本没有有意义的 batch 轴。LayerNorm 没有这些问题：它的统计量在单个样本内部计算。",
+        "ru": "В рекуррентных сетях и при переменной длине последовательности осмысленной оси batch просто нет. У LayerNorm ничего этого нет: он считает статистику внутри одного примера.",
+    },
+    # --------------------------------------------------------------- prenorm-postnorm
+    "scene.prenorm-postnorm.description": {
+        "en": "Pre-norm keeps a clean residual path; post-norm puts LN on it: gradient per block in a 24-block stack",
+        "zh": "Pre-norm 保留干净的残差通路，post-norm 把 LN 放在通路上：24 层堆叠中每层的梯度",
+        "ru": "Pre-norm сохраняет чистый residual-путь, post-norm ставит на него LN: градиент по блокам в стеке из 24",
+    },
+    "scene.prenorm-postnorm.title": {
+        "en": "Pre-norm against post-norm",
+        "zh": "Pre-norm 与 post-norm",
+        "ru": "Pre-norm против post-norm",
+    },
+    "prenorm-postnorm.pre": {"en": "pre-norm", "zh": "pre-norm", "ru": "pre-norm"},
+    "prenorm-postnorm.post": {"en": "post-norm", "zh": "post-norm", "ru": "post-norm"},
+    "prenorm-postnorm.residual": {
+        "en": "residual path",
+        "zh": "残差通路",
+        "ru": "residual-путь",
+    },
+    "prenorm-postnorm.block-axis": {
+        "en": "block (1 = nearest the input)",
+        "zh": "层（1 = 最靠近输入）",
+        "ru": "блок (1 — ближайший ко входу)",
+    },
+    "prenorm-postnorm.grad-axis": {
+        "en": "gradient reaching the block $norm(partial L \\/ partial x_l)$",
+        "zh": "到达该层的梯度 $norm(partial L \\/ partial x_l)$",
+        "ru": "градиент на входе блока $norm(partial L \\/ partial x_l)$",
+    },
+    "prenorm-postnorm.setup": {
+        "en": "{depth} blocks, random linear $F$, width {width}, mean of {stacks} stacks",
+        "zh": "{depth} 层，随机线性 $F$，宽度 {width}，{stacks} 个随机堆叠的平均",
+        "ru": "{depth} блоков, случайная линейная $F$, ширина {width}, среднее по {stacks} стекам",
+    },
+    "prenorm-postnorm.say.intro": {
+        "en": "One last detail, important for deep networks: the normalization can sit before the block or after it.",
+        "zh": "最后一个对深层网络很重要的细节：归一化可以放在块之前，也可以放在块之后。",
+        "ru": "Последняя деталь, важная для глубоких сетей: нормировку можно поставить до блока или после.",
+    },
+    "prenorm-postnorm.say.pre": {
+        "en": "Pre-norm: x plus the block applied to LN of x. The residual path from input to output never passes a normalization.",
+        "zh": "Pre-norm：x 加上作用在 LN(x) 上的块。从输入到输出的残差通路上没有任何归一化。",
+        "ru": "Pre-norm: x плюс блок от LN(x). Residual-путь от входа к выходу не проходит через нормировку.",
+    },
+    "prenorm-postnorm.say.post": {
+        "en": "Post-norm: LN of x plus the block. Every path, the residual one included, goes through a normalization.",
+        "zh": "Post-norm：LN(x 加上块的输出)。每一条通路，包括残差通路，都要经过归一化。",
+        "ru": "Post-norm: LN от суммы x и блока. Каждый путь, включая residual, проходит через нормировку.",
+    },
+    "prenorm-postnorm.say.gradients": {
+        "en": "Backpropagate through {depth} blocks. With pre-norm the first block receives {pre_first}, at least what the last receives; with post-norm only {post_first}, against {post_last} at the last block.",
+        "zh": "在 {depth} 层中反向传播。pre-norm 时第一层收到的梯度是 {pre_first}，不少于最后一层；post-norm 时只有 {post_first}，而最后一层是 {post_last}。",
+        "ru": "Обратное распространение через {depth} блоков. С pre-norm первый блок получает {pre_first} — не меньше последнего; с post-norm лишь {post_first} против {post_last} у последнего блока.",
+    },
+    "prenorm-postnorm.say.conclusion": {
+        "en": "That is why deep pre-norm stacks train without warm-up and with less care over the step size. Post-norm can be slightly better when tuned well, but it is fragile at depth, so modern models are almost all pre-norm.",
+        "zh": "所以深层 pre-norm 堆叠不需要 warmup，对步长也没那么挑剔。post-norm 调得好时效果略好，但在大深度下明显更娇气——因此现代模型几乎都是 pre-norm。",
+        "ru": "Это делает глубокие стеки обучаемыми без warmup и с меньшей аккуратностью в подборе шага. Post-norm даёт немного лучшее качество при удачной настройке, но заметно капризнее на большой глубине — поэтому современные модели почти все pre-norm.",
+    },
 }

@@ -12,10 +12,11 @@ from scenes.widgets import text_mobject
 __all__ = ["make_axes", "nice_step", "curve", "axis_labels", "bar_chart"]
 
 
-def make_axes(x_range, y_range, width: float, height: float, palette, log_y: bool = False) -> Axes:
+def make_axes(x_range, y_range, width: float, height: float, palette, log_y: bool = False,
+              x_tick_labels: dict | None = None) -> Axes:
     """Axes over ``x_range``/``y_range`` ((min, max, step)) with tick labels typeset by Typst
     (no LaTeX needed). With ``log_y`` the y range is in powers of ten (exponents) and the tick
-    labels read 10^k."""
+    labels read 10^k. ``x_tick_labels`` ({x: Typst math}) replaces the numeric x labels."""
     axes = Axes(
         x_range=x_range,
         y_range=y_range,
@@ -25,9 +26,10 @@ def make_axes(x_range, y_range, width: float, height: float, palette, log_y: boo
         axis_config={"stroke_color": palette.muted, "stroke_width": 2, "include_numbers": False},
         y_axis_config={"scaling": LogBase()} if log_y else {},
     )
-    x_ticks = np.arange(x_range[0], x_range[1] + 1e-9 * abs(x_range[2]), x_range[2])
-    axes.x_axis.add_labels({float(v): _tick(fmt_number(v, _digits(x_range[2])), palette) for v in x_ticks},
-                           font_size=TICK_SIZE)
+    if x_tick_labels is None:
+        x_ticks = np.arange(x_range[0], x_range[1] + 1e-9 * abs(x_range[2]), x_range[2])
+        x_tick_labels = {float(v): fmt_number(v, _digits(x_range[2])) for v in x_ticks}
+    axes.x_axis.add_labels({float(v): _tick(text, palette) for v, text in x_tick_labels.items()}, font_size=TICK_SIZE)
     if log_y:
         exponents = range(int(np.ceil(y_range[0])), int(np.floor(y_range[1])) + 1)
         axes.y_axis.add_labels({10.0**k: _tick(f"10^({k})", palette) for k in exponents}, font_size=TICK_SIZE)

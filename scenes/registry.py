@@ -54,6 +54,9 @@ SCENES: tuple[SceneEntry, ...] = (
     SceneEntry("normalization-axes", "scenes.normalization_axes", "NormalizationAxes"),
     SceneEntry("conditioning", "scenes.conditioning", "Conditioning"),
     SceneEntry("scale-invariance", "scenes.scale_invariance", "ScaleInvariance"),
+    SceneEntry("covariate-shift", "scenes.covariate_shift", "CovariateShift"),
+    SceneEntry("batch-dependence", "scenes.batch_dependence", "BatchDependence"),
+    SceneEntry("prenorm-postnorm", "scenes.prenorm_postnorm", "PrenormPostnorm"),
 )
 
 

@@ -1,0 +1,99 @@
+"""Scene 12, ``batch-dependence`` (B9): one example in two batches; small-batch noise; train vs eval."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, config, FadeIn, SurroundingRectangle, VGroup
+
+from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_gap
+from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.grids import cell_rectangles, number_cells
+from scenes.numbers import fmt_fixed, fmt_number, fmt_vector
+from scenes.plots import axis_labels, curve, make_axes
+from scenes.spec import SceneSpec, SpecError
+from scenes.widgets import dot_at
+
+__all__ = ["BatchDependenceSpec", "BatchDependence"]
+
+
+@dataclass(frozen=True)
+class BatchDependenceSpec(SceneSpec):
+    """Batch shape for the two-batch example, batch sizes for the plots, and the seed."""
+
+    features: int = 4
+    batch_size: int = 4
+    batch_sizes: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128)
+    seed: int = 0
+
+    def validate(self) -> None:
+        if not 2 <= self.features <= 6 or not 2 <= self.batch_size <= 6:
+            raise SpecError("features and batch_size: each must be between 2 and 6")
+        sizes = self.batch_sizes
+        if len(sizes) < 2 or any(b < 2 or b & (b - 1) for b in sizes) or list(sizes) != sorted(set(sizes)) or sizes[-1] > 1024:
+            raise SpecError("batch_sizes: give increasing powers of two between 2 and 1024")
+
+
+class BatchDependence(NormGeoScene):
+    """Two batches sharing one example; the spread of batch means; the train/eval gap."""
+
+    scene_id = "batch-dependence"
+    spec_class = BatchDependenceSpec
+
+    def construct(self) -> None:
+        spec, colors = self.spec, self.palette
+        pair = same_example_in_two_batches(n_features=spec.features, batch_size=spec.batch_size, seed=spec.seed)
+        spread = batch_mean_spread(spec.batch_sizes, seed=spec.seed)
+        gap = train_eval_gap(spec.batch_sizes, seed=spec.seed)
+        self.pair, self.spread, self.gap = pair, spread, gap
+        title = self.make_title()
+        self.say("batch-dependence.say.intro", FadeIn(title), run_time=1.0, hold=0.8)
+
+        grids = VGroup()
+        for batch, key in ((pair.batch_a, "batch-dependence.batch-a"), (pair.batch_b, "batch-dependence.batch-b")):
+            cells = cell_rectangles(batch.shape, 0.78, 0.36, colors.muted)
+            numbers = number_cells(batch, [fmt_fixed(v) for v in batch.ravel()], cells, spec.lang, colors.text, SMALL_SIZE - 4)
+            mark = SurroundingRectangle(VGroup(*cells[: batch.shape[1]]), color=colors.highlight, buff=0.03, stroke_width=3)
+            label = self.text(key, font_size=SMALL_SIZE, color=colors.muted).next_to(cells, UP, buff=0.12)
+            grids.add(VGroup(cells, numbers, mark, label))
+        grids.arrange(RIGHT, buff=0.6).next_to(title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
+        same = self.text("batch-dependence.same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
+        bn = self.text("batch-dependence.bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
+                       a=fmt_vector(pair.batchnorm_a, 2), b=fmt_vector(pair.batchnorm_b, 2))
+        ln = self.text("batch-dependence.ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
+                       a=fmt_vector(pair.layernorm_a, 2), b=fmt_vector(pair.layernorm_b, 2))
+        outputs = VGroup(same, bn, ln).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+        fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
+        outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, DOWN)
+        self.outputs = outputs
+        self.say("batch-dependence.say.two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5)
+
+        positions = np.log2(spread.batch_sizes)
+        labels = {float(p): str(int(b)) for p, b in zip(positions, spread.batch_sizes)}
+        x_range = (float(positions[0]) - 0.3, float(positions[-1]) + 0.3, 1)
+        spread_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels)
+        gap_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels)
+        spread_axes.to_corner(DOWN + LEFT, buff=0.7).shift(RIGHT * 0.3)
+        gap_axes.to_corner(DOWN + RIGHT, buff=0.7)
+        spread_labels = axis_labels(spread_axes, self.words("batch-dependence.batch-size"),
+                                    self.words("batch-dependence.spread-axis"), spec.lang, colors.text)
+        gap_labels = axis_labels(gap_axes, self.words("batch-dependence.batch-size"),
+                                 self.words("batch-dependence.gap-axis"), spec.lang, colors.text)
+        measured = VGroup(*(dot_at(spread_axes, (p, m), colors.batchnorm, radius=0.06)
+                            for p, m in zip(positions, spread.measured)))
+        predicted = curve(spread_axes, positions, spread.predicted, colors.muted, stroke_width=2.5)
+        legend = self.text("batch-dependence.predicted", font_size=SMALL_SIZE - 6, color=colors.muted)
+        legend.next_to(spread_axes, UP, buff=0.1).align_to(spread_axes, RIGHT)
+        self.spread_axes, self.measured_dots = spread_axes, measured
+        self.say("batch-dependence.say.small", Create(spread_axes), FadeIn(spread_labels), Create(predicted),
+                 FadeIn(measured, lag_ratio=0.1), FadeIn(legend), run_time=2.0, hold=1.0,
+                 small=fmt_number(spread.measured[0], 2), b_small=int(spread.batch_sizes[0]),
+                 large=fmt_number(spread.measured[-1], 2), b_large=int(spread.batch_sizes[-1]))
+        gap_dots = VGroup(*(dot_at(gap_axes, (p, g), colors.highlight, radius=0.06) for p, g in zip(positions, gap.gaps)))
+        gap_line = curve(gap_axes, positions, gap.gaps, colors.highlight, stroke_width=2.5)
+        self.gap_axes, self.gap_dots = gap_axes, gap_dots
+        self.say("batch-dependence.say.inference", Create(gap_axes), FadeIn(gap_labels), Create(gap_line),
+                 FadeIn(gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0)
+        ln_mark = SurroundingRectangle(ln, color=colors.layernorm, buff=0.08, corner_radius=0.06)
+        self.say("batch-dependence.say.layernorm", Create(ln_mark), run_time=0.8, hold=1.0)

@@ -1,0 +1,108 @@
+"""Scene 11, ``covariate-shift`` (B5, B7): noisy BatchNorm restores the shift and still trains fast."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, Create, FadeIn, Line, VGroup
+
+from normgeo import VARIANTS, covariate_shift_study
+from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.numbers import fmt_fixed, fmt_number
+from scenes.plots import axis_labels, curve, make_axes, nice_step
+from scenes.spec import SceneSpec, SpecError
+from scenes.widgets import text_mobject
+
+__all__ = ["CovariateShiftSpec", "CovariateShift"]
+
+
+@dataclass(frozen=True)
+class CovariateShiftSpec(SceneSpec):
+    """The training runs: steps, learning rate, seed, and the window of the plotted running mean."""
+
+    steps: int = 200
+    learning_rate: float = 1.0
+    seed: int = 0
+    window: int = 10
+
+    def validate(self) -> None:
+        if not 20 <= self.steps <= 2000:
+            raise SpecError(f"steps: must be between 20 and 2000, got {self.steps}")
+        if not 0.01 <= self.learning_rate <= 2.0:
+            raise SpecError(f"learning_rate: must be between 0.01 and 2, got {self.learning_rate}")
+        if not 1 <= self.window <= self.steps // 2:
+            raise SpecError("window: must be between 1 and half the number of steps")
+
+
+class CovariateShift(NormGeoScene):
+    """The claim, the noisy-BatchNorm test, three loss curves and what they measure."""
+
+    scene_id = "covariate-shift"
+    spec_class = CovariateShiftSpec
+
+    def construct(self) -> None:
+        spec, colors = self.spec, self.palette
+        study = covariate_shift_study(steps=spec.steps, learning_rate=spec.learning_rate, seed=spec.seed)
+        self.study = study
+        hues = {"none": colors.raw, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.highlight}
+        title = self.make_title()
+        claim = self.text("covariate-shift.claim", font_size=SMALL_SIZE + 2)
+        test = self.text("covariate-shift.test", font_size=SMALL_SIZE + 2, color=colors.muted)
+        note = VGroup(claim, test).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        fit_width(note, 13.2).next_to(title, DOWN, buff=0.3).align_to(title, LEFT)
+        self.say("covariate-shift.say.claim", FadeIn(title), FadeIn(claim), run_time=1.2, hold=1.0)
+        self.say("covariate-shift.say.test", FadeIn(test), run_time=1.0, hold=1.0)
+
+        smoothed = {v: study.runs[v].smoothed_losses(spec.window) for v in VARIANTS}
+        top = float(max(s.max() for s in smoothed.values()))
+        axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)), 6.6, 3.9, colors)
+        axes.to_corner(DOWN + LEFT, buff=0.6).shift(RIGHT * 0.3)
+        labels = axis_labels(axes, self.words("covariate-shift.x-axis"),
+                             self.words("covariate-shift.y-axis", window=spec.window), spec.lang, colors.text)
+        steps = np.arange(1, spec.steps + 1)
+        curves = VGroup(*(curve(axes, steps, smoothed[v], hues[v], stroke_width=3.5) for v in VARIANTS))
+        self.axes, self.curves, self.smoothed = axes, curves, smoothed
+        self.say("covariate-shift.say.curves", Create(axes), FadeIn(labels), *(Create(c) for c in curves),
+                 run_time=2.5, hold=0.5, lr=fmt_number(spec.learning_rate))
+
+        # The numbers: shift per step, mean loss, landscape variation, per variant.
+        mean_loss = {v: float(np.mean(study.runs[v].losses)) for v in VARIANTS}
+        table = self.numbers_table(study, mean_loss, hues)
+        fit_width(table, 5.6).to_edge(RIGHT, buff=0.45).align_to(axes, (0, 1, 0)).shift(DOWN * 0.2)
+        self.table = table
+        ratio = study.mean_shift("noisy-batchnorm") / study.mean_shift("batchnorm")
+        self.say("covariate-shift.say.shift", FadeIn(table[0]), FadeIn(table[1]), run_time=1.2, hold=1.0,
+                 ratio=fmt_number(ratio, 1))
+        self.say("covariate-shift.say.fast", FadeIn(table[2]), run_time=1.0, hold=1.0,
+                 noisy=fmt_fixed(mean_loss["noisy-batchnorm"]), plain=fmt_fixed(mean_loss["batchnorm"]),
+                 none=fmt_fixed(mean_loss["none"]))
+        self.say("covariate-shift.say.landscape", FadeIn(table[3]), run_time=1.0, hold=1.0,
+                 none=fmt_fixed(study.mean_landscape_variation("none")),
+                 plain=fmt_fixed(study.mean_landscape_variation("batchnorm")))
+        conclusion = self.text("covariate-shift.conclusion", font_size=SMALL_SIZE + 2, color=colors.highlight)
+        fit_width(conclusion, 5.6).next_to(table, DOWN, buff=0.6).align_to(table, LEFT)
+        self.say("covariate-shift.say.conclusion", FadeIn(conclusion), run_time=1.0, hold=2.0)
+
+    def numbers_table(self, study, mean_loss, hues) -> VGroup:
+        """Columns: variant | shift per step | mean loss | variation along ∇ (each a VGroup column)."""
+        colors, lang = self.palette, self.spec.lang
+        size = SMALL_SIZE
+        names = [text_mobject(self.words(f"covariate-shift.variant.{v}"), lang, hues[v], size) for v in VARIANTS]
+        columns = [
+            [self.words("covariate-shift.shift-header")] + [f"${fmt_fixed(study.mean_shift(v), 3)}$" for v in VARIANTS],
+            [self.words("covariate-shift.loss-header")] + [f"${fmt_fixed(mean_loss[v], 3)}$" for v in VARIANTS],
+            [self.words("covariate-shift.landscape-header")]
+            + [f"${fmt_fixed(study.mean_landscape_variation(v), 2)}$" for v in VARIANTS],
+        ]
+        header_blank = text_mobject(" ", lang, colors.text, size)
+        cells = [header_blank] + [text_mobject(c[0], lang, colors.muted, size - 4) for c in columns]
+        for row, name in enumerate(names, start=1):
+            cells += [name] + [text_mobject(c[row], lang, colors.text, size) for c in columns]
+        table = VGroup(*cells).arrange_in_grid(rows=len(names) + 1, cols=4, buff=(0.35, 0.25), col_alignments="lrrr")
+        names_column = VGroup(*(table[i * 4] for i in range(len(names) + 1)))
+        by_column = [VGroup(*(table[i * 4 + k] for i in range(len(names) + 1))) for k in (1, 2, 3)]
+        header_bottom = VGroup(*table[:4]).get_bottom()[1] - 0.1
+        rule = Line((table.get_left()[0], header_bottom, 0), (table.get_right()[0], header_bottom, 0), color=colors.muted,
+                    stroke_width=1.5)
+        return VGroup(VGroup(names_column, rule), by_column[0], by_column[1], by_column[2])

@@ -1,0 +1,126 @@
+"""Scene 13, ``prenorm-postnorm`` (B10): where LN sits decides whether the residual path is clean."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, Line, RoundedRectangle, VGroup
+
+from normgeo import prenorm_postnorm_study
+from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.numbers import fmt_number
+from scenes.plots import axis_labels, curve, make_axes
+from scenes.spec import SceneSpec, SpecError
+from scenes.widgets import text_mobject
+
+__all__ = ["PrenormPostnormSpec", "PrenormPostnorm"]
+
+FORMULAS = {"pre": "x + op(\"F\")(op(\"LN\")(x))", "post": "op(\"LN\")(x + op(\"F\")(x))"}
+
+
+@dataclass(frozen=True)
+class PrenormPostnormSpec(SceneSpec):
+    """The stack: depth, width, sub-layer scale, how many random stacks are averaged, seed."""
+
+    depth: int = 24
+    width: int = 16
+    sublayer_scale: float = 1.0
+    stacks: int = 8
+    seed: int = 0
+
+    def validate(self) -> None:
+        if not 2 <= self.depth <= 96:
+            raise SpecError(f"depth: must be between 2 and 96, got {self.depth}")
+        if not 4 <= self.width <= 256:
+            raise SpecError(f"width: must be between 4 and 256, got {self.width}")
+        if not 0.05 <= self.sublayer_scale <= 4:
+            raise SpecError(f"sublayer_scale: must be between 0.05 and 4, got {self.sublayer_scale}")
+        if not 1 <= self.stacks <= 64:
+            raise SpecError(f"stacks: must be between 1 and 64, got {self.stacks}")
+
+
+class PrenormPostnorm(NormGeoScene):
+    """Two block diagrams (residual path highlighted) and the gradient reaching each block."""
+
+    scene_id = "prenorm-postnorm"
+    spec_class = PrenormPostnormSpec
+
+    def construct(self) -> None:
+        spec, colors = self.spec, self.palette
+        study = prenorm_postnorm_study(spec.depth, spec.width, spec.sublayer_scale, spec.stacks, spec.seed)
+        self.study = study
+        title = self.make_title()
+        self.say("prenorm-postnorm.say.intro", FadeIn(title), run_time=1.0, hold=0.5)
+
+        pre = self.block_diagram("pre", colors.layernorm).move_to((-3.55, 1.55, 0))
+        post = self.block_diagram("post", colors.rmsnorm).move_to((3.55, 1.55, 0))
+        self.diagrams = {"pre": pre, "post": post}
+        self.say("prenorm-postnorm.say.pre", FadeIn(pre), run_time=1.2, hold=1.5)
+        self.say("prenorm-postnorm.say.post", FadeIn(post), run_time=1.2, hold=1.5)
+
+        blocks = np.arange(1, spec.depth + 1)
+        low = float(np.floor(np.log10(min(study.pre.min(), study.post.min()))))
+        high = float(np.ceil(np.log10(max(study.pre.max(), study.post.max()))))
+        ticks = {float(b): str(int(b)) for b in blocks if b == 1 or b % max(1, spec.depth // 6) == 0}
+        axes = make_axes((0.5, spec.depth + 0.5, 1), (low, high, 1), 11.0, 2.5, colors, log_y=True, x_tick_labels=ticks)
+        axes.to_edge(DOWN, buff=0.75).shift(RIGHT * 0.4)
+        labels = axis_labels(axes, self.words("prenorm-postnorm.block-axis"), self.words("prenorm-postnorm.grad-axis"),
+                             spec.lang, colors.text)
+        pre_curve = curve(axes, blocks, study.pre, colors.layernorm, stroke_width=4)
+        post_curve = curve(axes, blocks, study.post, colors.rmsnorm, stroke_width=4)
+        self.axes, self.curves = axes, {"pre": pre_curve, "post": post_curve}
+        setup = self.text("prenorm-postnorm.setup", font_size=SMALL_SIZE - 4, color=colors.muted, depth=spec.depth,
+                          width=spec.width, stacks=spec.stacks)
+        setup.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
+        names = VGroup(
+            self.text("prenorm-postnorm.pre", font_size=SMALL_SIZE, color=colors.layernorm).next_to(pre_curve.get_end(), UP, 0.1),
+            self.text("prenorm-postnorm.post", font_size=SMALL_SIZE, color=colors.rmsnorm).next_to(post_curve.get_end(), DOWN, 0.1),
+        )
+        self.say("prenorm-postnorm.say.gradients", Create(axes), FadeIn(labels), FadeIn(setup), Create(pre_curve),
+                 Create(post_curve), FadeIn(names), run_time=2.5, hold=1.5, depth=spec.depth,
+                 pre_first=fmt_number(study.pre[0], 2), post_first=fmt_number(study.post[0], 2),
+                 post_last=fmt_number(study.post[-1], 2))
+        self.say("prenorm-postnorm.say.conclusion", run_time=0.0, hold=1.5)
+
+    def block_diagram(self, arrangement: str, color: str) -> VGroup:
+        """x → … → (+) → out, with the residual path drawn thick; LN on it for post-norm."""
+        colors, lang = self.palette, self.spec.lang
+
+        def box(label: str, fill: str):
+            frame = RoundedRectangle(width=0.9, height=0.55, corner_radius=0.1, stroke_color=fill, fill_color=fill,
+                                     fill_opacity=0.2, stroke_width=2.5)
+            return VGroup(frame, text_mobject(label, lang, colors.text, SMALL_SIZE))
+
+        start, plus_at, end = np.array([-2.6, -0.35, 0]), np.array([1.4, -0.35, 0]), np.array([2.7, -0.35, 0])
+        plus = VGroup(Circle(radius=0.2, color=colors.text, stroke_width=2.5),
+                      text_mobject("$+$", lang, colors.text, SMALL_SIZE)).move_to(plus_at)
+        x_label = text_mobject("$x$", lang, colors.text, SMALL_SIZE + 4).next_to(start, LEFT, buff=0.1)
+        if arrangement == "pre":
+            branch = [box("LN", colors.layernorm).move_to((-0.9, 0.45, 0)), box("F", colors.muted).move_to((0.3, 0.45, 0))]
+            residual = Line(start, plus_at + LEFT * 0.2, color=color, stroke_width=7)
+            tail = Arrow(plus_at + RIGHT * 0.2, end, buff=0, color=color, stroke_width=7, tip_length=0.2)
+            extra = VGroup()
+        else:
+            branch = [box("F", colors.muted).move_to((-0.3, 0.45, 0))]
+            residual = Line(start, plus_at + LEFT * 0.2, color=color, stroke_width=7)
+            ln = box("LN", colors.rmsnorm).move_to((2.05, -0.35, 0))
+            tail = VGroup(Line(plus_at + RIGHT * 0.2, ln.get_left(), color=color, stroke_width=7),
+                          Arrow(ln.get_right(), end + RIGHT * 0.5, buff=0, color=color, stroke_width=7, tip_length=0.2))
+            extra = ln
+        up_from = start + RIGHT * 0.5
+        wires = VGroup(Line(up_from, (up_from[0], 0.45, 0), color=colors.muted, stroke_width=2.5),
+                       Line((up_from[0], 0.45, 0), branch[0].get_left(), color=colors.muted, stroke_width=2.5))
+        for left, right in zip(branch, branch[1:]):
+            wires.add(Line(left.get_right(), right.get_left(), color=colors.muted, stroke_width=2.5))
+        wires.add(Line(branch[-1].get_right(), (plus_at[0], 0.45, 0), color=colors.muted, stroke_width=2.5),
+                  Arrow((plus_at[0], 0.45, 0), plus.get_top(), buff=0, color=colors.muted, stroke_width=2.5, tip_length=0.15))
+        heading = text_mobject(self.words(f"prenorm-postnorm.{arrangement}"), lang, color, SMALL_SIZE + 6)
+        formula = text_mobject(f"${FORMULAS[arrangement]}$", lang, colors.text, SMALL_SIZE + 2)
+        top = VGroup(heading, formula).arrange(RIGHT, buff=0.35).move_to((0, 1.3, 0))
+        path_label = text_mobject(self.words("prenorm-postnorm.residual"), lang, color, SMALL_SIZE - 4)
+        path_label.next_to(residual, DOWN, buff=0.12)
+        diagram = VGroup(top, x_label, residual, tail, extra, wires, *branch, plus, path_label)
+        return fit_width(diagram, 6.6)
+
+

@@ -1,0 +1,38 @@
+"""unified-formula: the formula's three parts are lit; each layer's grid is shaded by statistic_groups."""
+
+import numpy as np
+import pytest
+
+from normgeo import statistic_groups
+from scenes.grids import GROUP_OPACITIES
+from scenes.languages import LANGUAGES
+from scenes.unified_formula import UnifiedFormula, UnifiedFormulaSpec
+from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
+
+
+def check(scene, spec):
+    shape = (spec.batch, spec.features)
+    for layer in ("batchnorm", "layernorm", "rmsnorm", "groupnorm"):
+        groups = spec.groups if layer == "groupnorm" else None
+        expected = statistic_groups(layer, shape, num_groups=groups)
+        assert np.array_equal(scene.group_labels[layer], expected)
+    for (_, grid, _), layer in zip(scene.layer_rows, ("batchnorm", "layernorm", "rmsnorm", "groupnorm")):
+        shading = grid[0]
+        opacities = np.array([cell.get_fill_opacity() for cell in shading]).reshape(shape)
+        expected = np.array(GROUP_OPACITIES)[scene.group_labels[layer] % len(GROUP_OPACITIES)]
+        assert np.allclose(opacities, expected)
+    for part in ("centre", "scale", "affine"):
+        assert scene.formula_mobject.select(part)
+    assert_narrates_every_step(scene)
+    assert_layout_is_clean(scene)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_grids_follow_the_core_partition(lang, media_dir):
+    spec = UnifiedFormulaSpec(lang=lang)
+    check(build_scene(UnifiedFormula, spec, media_dir), spec)
+
+
+def test_custom_grid_and_groups(media_dir):
+    spec = UnifiedFormulaSpec(batch=3, features=6, groups=3, theme="light")
+    check(build_scene(UnifiedFormula, spec, media_dir), spec)
