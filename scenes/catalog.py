@@ -622,7 +622,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "卷积网络，大 batch",
         "ru": "свёрточные сети, большие батчи",
     },
-    "normalization-axes.used.layernorm": {"en": "transformers", "zh": "Transformer", "ru": "трансформеры"},
+    "normalization-axes.used.layernorm": {"en": "transformers", "zh": "Transformer 模型", "ru": "трансформеры"},
     "normalization-axes.used.rmsnorm": {"en": "modern LLMs", "zh": "现代大语言模型", "ru": "современные LLM"},
     "normalization-axes.used.groupnorm": {
         "en": "detection, small batches",
