@@ -768,7 +768,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "scale-invariance.run": {
         "en": "$eta = {lr}$, weight decay $lambda = {wd}$",
-        "zh": "$eta = {lr}$，weight decay $lambda = {wd}$",
+        "zh": "$eta = {lr}$，权重衰减 $lambda = {wd}$",
         "ru": "$eta = {lr}$, weight decay $lambda = {wd}$",
     },
     "scale-invariance.say.intro": {

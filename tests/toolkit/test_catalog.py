@@ -25,7 +25,7 @@ def test_every_message_exists_in_every_language_with_the_same_placeholders():
 def test_prose_is_really_in_its_language():
     """Chinese prose contains CJK characters, Russian prose Cyrillic (names like 'LayerNorm' aside)."""
     # layer names, and "batch", which both sources keep in English
-    names = {"L2", "RMSNorm", "LayerNorm", "BatchNorm", "GroupNorm", "Qwen2", "batch", "A", "B", "F", "RMS"}
+    names = {"L2", "RMSNorm", "LayerNorm", "BatchNorm", "GroupNorm", "Qwen2", "batch", "A", "B", "F", "RMS", "weight", "decay", "pre", "post", "norm"}
     for key, entry in MESSAGES.items():
         prose = re.sub(r"\$[^$]*\$|\{[^}]*\}", " ", entry["en"])
         words = [w for w in re.findall(r"[A-Za-z]+\d*", prose) if w not in names]
