@@ -5,8 +5,10 @@ from __future__ import annotations
 import click
 
 import normgeo
+from scenes.cli.gallery_command import gallery_command
+from scenes.cli.lecture_command import lecture_command
 from scenes.cli.list_command import list_command
-from scenes.cli.render_command import render_command, still_command
+from scenes.cli.render_command import gif_command, render_command, still_command
 
 __all__ = ["cli", "main"]
 
@@ -23,6 +25,9 @@ def cli() -> None:
 cli.add_command(list_command)
 cli.add_command(render_command)
 cli.add_command(still_command)
+cli.add_command(gif_command)
+cli.add_command(lecture_command)
+cli.add_command(gallery_command)
 
 
 def main() -> None:

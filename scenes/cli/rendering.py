@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import normgeo
-from scenes.cli.settings import RenderSettings, artifact_name
+from scenes.cli.settings import GifOptions, RenderSettings, artifact_name
 from scenes.registry import PACKAGE_DIR, SCENES, entry
+from scenes.cli.subtitles import write_vtt_beside
 from scenes.spec import SceneSpec
 
 __all__ = ["RenderJob", "RenderResult", "render_job", "input_hash", "Manifest"]
@@ -37,15 +38,20 @@ class RenderJob:
     out_dir: Path
     force: bool = False
     still: bool = False
+    gif: GifOptions | None = None
 
     @property
     def settings_for_output(self) -> RenderSettings:
         if self.still:
-            return RenderSettings(self.settings.quality, "png", self.settings.transparent)
+            return RenderSettings(self.settings.quality, "png", self.settings.transparent, self.settings.resolution)
+        if self.gif is not None:
+            return RenderSettings(self.settings.quality, "gif", False, self.settings.resolution)
         return self.settings
 
     @property
     def relative_path(self) -> str:
+        if self.gif is not None:
+            return f"{self.scene_id}/{self.scene_id}.{self.spec.lang}.{self.spec.theme}.{self.gif.width}px.gif"
         return artifact_name(self.scene_id, self.spec.lang, self.spec.theme, self.settings_for_output)
 
     @property
@@ -84,6 +90,7 @@ def input_hash(job: RenderJob) -> str:
         "scene": job.scene_id,
         "spec": job.spec.as_dict(),
         "settings": job.settings_for_output.as_dict(),
+        "gif": job.gif.as_dict() if job.gif else None,
         "manim": manim.__version__,
         "normgeo": normgeo.__version__,
     }
@@ -120,6 +127,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -152,12 +160,12 @@ def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResu
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-"))
     try:
-        produced, video_seconds = _render_with_manim(job, scratch, verbose)
+        produced, video_seconds, extra = _render_with_manim(job, scratch, verbose)
         installed = []
         for source, relative in produced:
             install_file(source, job.out_dir / relative)
             installed.append(relative)
-        record = _record(job, digest, installed, video_seconds, time.monotonic() - started)
+        record = _record(job, digest, installed, video_seconds, time.monotonic() - started) | extra
         return RenderResult(job, "made", time.monotonic() - started, tuple(installed), record)
     except KeyboardInterrupt:
         raise
@@ -177,22 +185,29 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
     options = {
         "media_dir": str(scratch),
         "quality": settings.manim_quality,
-        "format": settings.format,
+        "format": "png-sequence" if job.gif else settings.format,
         "transparent": settings.transparent,
         "output_file": job.scene_id,
         "disable_caching": True,
         "progress_bar": "display" if verbose else "none",
         "verbosity": "INFO" if verbose else "ERROR",
         "notify_outdated_version": False,
-        "write_to_movie": not job.still,
+        "write_to_movie": not job.still and job.gif is None,
         "save_last_frame": job.still,
     }
+    if settings.resolution is not None:
+        options["pixel_width"], options["pixel_height"] = settings.resolution
+    if job.gif is not None:
+        options["frame_rate"] = 30 if job.gif.fps > 15 else 15
     scene_class = entry(job.scene_id).load()
     with tempconfig(options):
         logger.setLevel(config.verbosity)
         scene = scene_class(spec=job.spec, skip_animations=job.still)
         scene.render()
         plan = scene.renderer.file_writer.output_plan
+        if job.gif is not None:
+            produced, extra = _make_gif(job, plan.image_sequence_dir, config.frame_rate, scratch)
+            return produced, float(scene.time), extra
         artifact = plan.primary_artifact
         if job.still:
             artifact = scene.renderer.file_writer.image_file_path
@@ -201,8 +216,25 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
         produced = [(Path(artifact), job.relative_path)]
         subtitles = plan.subcaption_file
         if not job.still and subtitles is not None and Path(subtitles).is_file():
-            produced.append((Path(subtitles), str(Path(job.relative_path).with_suffix(".srt"))))
-        return produced, float(scene.time)
+            srt_name = Path(job.relative_path).with_suffix(".srt")
+            produced.append((Path(subtitles), str(srt_name)))
+            produced.append((write_vtt_beside(Path(subtitles)), str(srt_name.with_suffix(".vtt"))))
+        return produced, float(scene.time), {}
+
+
+def _make_gif(job: RenderJob, frames_dir, frame_rate: float, scratch: Path):
+    """The GIF from Manim's lossless PNG frames; its size and SSIM go into the manifest."""
+    from scenes.cli.gif import GifSettings, best_gif, load_png_frames
+
+    if frames_dir is None or not Path(frames_dir).is_dir():
+        raise RuntimeError("manim wrote no frames for the GIF")
+    frames = load_png_frames(Path(frames_dir))
+    options = job.gif
+    base = GifSettings(width=min(options.width, frames[0].shape[1]), fps=options.fps, loop=options.loop)
+    result = best_gif(frames, int(round(frame_rate)), base, scratch / "out.gif", max_size=options.max_size)
+    extra = {"gif": {"settings": result.settings.describe(), "ssim": round(result.ssim, 4),
+                     "fits_budget": options.max_size is None or result.size_bytes <= options.max_size}}
+    return ([(result.path, job.relative_path)], extra)
 
 
 def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float, seconds: float) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["QUALITIES", "FORMATS", "RenderSettings", "artifact_name"]
+__all__ = ["QUALITIES", "FORMATS", "RenderSettings", "GifOptions", "artifact_name", "parse_size", "parse_resolution"]
 
 # Manim's presets: flag → (manim quality name, label used in file names).
 QUALITIES = {
@@ -24,10 +24,14 @@ class RenderSettings:
     quality: str = "l"
     format: str = "mp4"
     transparent: bool = False
+    resolution: tuple[int, int] | None = None
 
     @property
     def quality_label(self) -> str:
-        return QUALITIES[self.quality][1]
+        if self.resolution is None:
+            return QUALITIES[self.quality][1]
+        fps = QUALITIES[self.quality][1].split("p")[1]
+        return f"{self.resolution[0]}x{self.resolution[1]}p{fps}"
 
     @property
     def manim_quality(self) -> str:
@@ -35,6 +39,52 @@ class RenderSettings:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class GifOptions:
+    """What `normgeo gif` was asked for: width in pixels, frame rate, loop count, byte budget."""
+
+    width: int = 640
+    fps: int = 15
+    loop: int = 0
+    max_size: int | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def parse_resolution(text: str) -> tuple[int, int]:
+    """``1080x1080`` → (1080, 1080); both sides even, between 16 and 7680.
+
+    >>> parse_resolution("320x180")
+    (320, 180)
+    """
+    width, sep, height = text.lower().partition("x")
+    if not sep:
+        raise ValueError("expected WIDTHxHEIGHT")
+    size = int(width), int(height)
+    if any(side < 16 or side > 7680 or side % 2 for side in size):
+        raise ValueError("each side must be an even number of pixels between 16 and 7680")
+    return size
+
+
+def parse_size(text: str) -> int:
+    """``2MB`` → 2000000, ``500k`` → 500000, ``123456`` → 123456 (decimal units).
+
+    >>> parse_size("2MB"), parse_size("500k"), parse_size("1.5 mb")
+    (2000000, 500000, 1500000)
+    """
+    cleaned = text.strip().lower().replace(" ", "").removesuffix("b")
+    factor = 1
+    for suffix, multiplier in (("k", 1_000), ("m", 1_000_000), ("g", 1_000_000_000)):
+        if cleaned.endswith(suffix):
+            cleaned, factor = cleaned[:-1], multiplier
+            break
+    value = float(cleaned)
+    if value <= 0:
+        raise ValueError("size must be positive")
+    return int(value * factor)
 
 
 def artifact_name(scene_id: str, lang: str, theme: str, settings: RenderSettings, suffix: str | None = None) -> str:

@@ -1,0 +1,62 @@
+"""Joining rendered scenes into one video with a chapter per scene (PyAV remux, no re-encode)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import av
+
+__all__ = ["concatenate_with_chapters", "video_duration", "read_frames"]
+
+
+def video_duration(path: Path) -> float:
+    """Duration in seconds of a video file's first video stream."""
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        if stream.duration is not None:
+            return float(stream.duration * stream.time_base)
+        return float(container.duration / av.time_base)
+
+
+def concatenate_with_chapters(parts: list[tuple[Path, str]], target: Path) -> list[tuple[float, float]]:
+    """Remux the videos (same codec and size) one after another into ``target``, with one
+    chapter per part titled as given. Returns each part's (start, end) in seconds."""
+    spans = []
+    with av.open(str(target), "w", format="mp4") as output:
+        out_stream = None
+        offset = 0  # in the output stream's time base
+        chapters = []
+        for index, (path, title) in enumerate(parts):
+            with av.open(str(path)) as source:
+                in_stream = source.streams.video[0]
+                if out_stream is None:
+                    out_stream = output.add_stream_from_template(in_stream)
+                    time_base = in_stream.time_base
+                last_end = offset
+                for packet in source.demux(in_stream):
+                    if packet.dts is None:
+                        continue
+                    end = packet.pts + (packet.duration or 0)
+                    packet.pts += offset
+                    packet.dts += offset
+                    packet.stream = out_stream
+                    last_end = max(last_end, offset + end)
+                    output.mux(packet)
+            start_s, end_s = float(offset * time_base), float(last_end * time_base)
+            chapters.append({"id": index + 1, "start": int(offset), "end": int(last_end), "time_base": Fraction(time_base),
+                             "metadata": {"title": title}})
+            spans.append((start_s, end_s))
+            offset = last_end
+        output.set_chapters(chapters)
+    return spans
+
+
+def read_frames(path: Path, every: int = 1):
+    """RGB frames (numpy, HxWx3) of a video or GIF, keeping every ``every``-th."""
+    frames = []
+    with av.open(str(path)) as container:
+        for index, frame in enumerate(container.decode(video=0)):
+            if index % every == 0:
+                frames.append(frame.to_ndarray(format="rgb24"))
+    return frames

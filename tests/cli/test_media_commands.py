@@ -1,0 +1,130 @@
+"""Real renders of every format at a tiny size, the blog GIF, the lecture with chapters, the
+gallery in headless Chromium, and a batch in which one scene fails."""
+
+import json
+import shutil
+import subprocess
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import av
+import pytest
+
+from scenes.cli import lecture_command as lecture_module
+from scenes.cli import rendering
+from scenes.registry import SCENES, entry
+
+pytestmark = pytest.mark.render
+TINY = ("--resolution", "192x108")
+
+
+@pytest.mark.parametrize("fmt", ["mp4", "webm", "mov", "png"])
+def test_every_format_renders(run, tmp_path, fmt):
+    """One short scene per format; videos have subtitles beside them (SRT and WebVTT)."""
+    result = run("render", "scale-invariance", "--format", fmt, *TINY, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    produced = tmp_path / "scale-invariance" / f"scale-invariance.en.dark.192x108p15.{fmt}"
+    assert produced.stat().st_size > 1000
+    if fmt != "png":
+        with av.open(str(produced)) as container:
+            stream = container.streams.video[0]
+            assert (stream.width, stream.height) == (192, 108)
+        assert produced.with_suffix(".vtt").read_text(encoding="utf-8").startswith("WEBVTT")
+
+
+def test_transparent_webm_has_an_alpha_channel(run, tmp_path):
+    """--transparent with webm encodes VP9 with alpha (yuva420p)."""
+    result = run("render", "scale-invariance", "--format", "webm", "--transparent", *TINY, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    video = tmp_path / "scale-invariance" / "scale-invariance.en.dark.192x108p15.alpha.webm"
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        assert "alpha" in str(stream.metadata).lower() or "yuva" in (stream.codec_context.pix_fmt or "")
+
+
+def test_gif_reports_size_and_ssim_and_respects_a_budget(run, tmp_path):
+    """The GIF's size and SSIM against the lossless frames are printed and recorded; a budget is met."""
+    result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "150k", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.160px.gif"
+    assert 0 < gif.stat().st_size <= 150_000
+    record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][gif.relative_to(tmp_path).as_posix()]
+    assert record["gif"]["fits_budget"] and 0.9 < record["gif"]["ssim"] <= 1.0
+    assert "SSIM" in result.output
+
+
+def test_bad_gif_budget(run, tmp_path):
+    result = run("gif", "scale-invariance", "--max-size", "lots", "--out", tmp_path)
+    assert result.exit_code == 2 and "--max-size" in result.output
+
+
+def test_bad_resolution(run, tmp_path):
+    result = run("render", "scale-invariance", "--resolution", "191x108", "--out", tmp_path)
+    assert result.exit_code == 2 and "even number" in result.output
+
+
+def test_lecture_joins_scenes_with_chapters_and_subtitles(run, tmp_path, monkeypatch):
+    """Two scenes → one MP4 with two chapters named by the scene titles, and joined .srt/.vtt."""
+    monkeypatch.setattr(lecture_module, "SCENES", (entry("scale-invariance"), entry("layernorm-2d")))
+    result = run("lecture", "--out", tmp_path, "--jobs", 1)
+    assert result.exit_code == 0, result.output
+    video = tmp_path / "lecture" / "lecture.en.dark.480p15.mp4"
+    with av.open(str(video)) as container:
+        chapters = container.chapters()
+        duration = container.duration / av.time_base
+    assert [c["metadata"]["title"] for c in chapters] == ["Only the direction of the weights matters",
+                                                          "LayerNorm in 2-D: only two points left"]
+    parts = [json.loads((tmp_path / "manifest.json").read_text())["artifacts"][f"{i}/{i}.en.dark.480p15.mp4"]["duration_s"]
+             for i in ("scale-invariance", "layernorm-2d")]
+    assert duration == pytest.approx(sum(parts), abs=0.5)
+    srt_text = video.with_suffix(".srt").read_text(encoding="utf-8")
+    assert "LayerNorm" in srt_text and video.with_suffix(".vtt").read_text().startswith("WEBVTT")
+
+
+def test_one_failing_scene_does_not_stop_the_others(run, tmp_path, monkeypatch):
+    """With --jobs 2 a crash in one scene is reported; the other is made; the exit status is 1."""
+    real = rendering._render_with_manim
+
+    def sometimes(job, scratch, verbose):
+        if job.scene_id == "layernorm-2d":
+            raise RuntimeError("boom")
+        return real(job, scratch, verbose)
+
+    monkeypatch.setattr(rendering, "_render_with_manim", sometimes)
+    result = run("still", "layernorm-2d", "sphere-radii", *TINY, "--jobs", 2, "--out", tmp_path)
+    assert result.exit_code == 1
+    assert "1 made, 0 cached, 1 failed" in result.output and "boom" in result.output
+    assert (tmp_path / "sphere-radii" / "sphere-radii.en.dark.192x108p15.png").is_file()
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_gallery_loads_in_headless_chromium(run, tmp_path):
+    """index.html shows the video (poster, subtitles), the GIF and the still; every media element
+    loads and the console shows no errors."""
+    for args in (("render", "scale-invariance"), ("still", "scale-invariance"), ("gif", "scale-invariance", "--width", 160)):
+        assert run(*args, *TINY, "--out", tmp_path).exit_code == 0
+    assert run("gallery", "--out", tmp_path).exit_code == 0
+    page = (tmp_path / "index.html").read_text()
+    assert "<track" in page and "poster=" in page and ".gif" in page and "&lt;video" in page
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--user-data-dir={tmp_path / 'chromium-profile'}", "--virtual-time-budget=10000",
+                 "--enable-logging=stderr", "--v=0", "--dump-dom", url]
+        browser = subprocess.run(["chromium", *flags], capture_output=True, text=True, timeout=120)
+    finally:
+        server.shutdown()
+    assert 'data-media="ok:2"' in browser.stdout, browser.stdout[-2000:]  # the video and the GIF
+    console = [line for line in browser.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line
+               or "Failed to load resource" in line]
+    assert console == []
+
+
+def test_registry_is_complete_for_the_lecture():
+    """The lecture uses every registered scene."""
+    assert len(SCENES) == 13
