@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Create, FadeIn, ReplacementTransform, VGroup
+from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Arrow3D, Sphere, Create, FadeIn, ReplacementTransform, VGroup
 
 from normgeo import (
     circle_in_plane,
@@ -41,8 +41,13 @@ class LayerNormHyperplaneSpec(SceneSpec):
     """The 3-D vector x that LayerNorm (ε = 0) centres and scales."""
 
     vector: Vector = (2.6, 0.4, 1.8)
+    # "wire": the sphere as curves and flat arrow tips (cheap); "surface": Manim's shaded Sphere and
+    # Arrow3D (about a thousand faces each, ~1 ms per face per frame), kept for the benchmark's before/after.
+    style: str = "wire"
 
     def validate(self) -> None:
+        if self.style not in ("wire", "surface"):
+            raise SpecError(f"style: choose wire or surface, got {self.style!r}")
         check_vectors("vector", (self.vector,), dim=3, max_length=50)
         if max(self.vector) - min(self.vector) < 1e-3:
             raise SpecError("vector: its entries must not all be equal (x − μ·1 would be 0: LayerNorm is undefined)")
@@ -125,7 +130,11 @@ class LayerNormHyperplane(NormGeoThreeDScene):
                  x_arrow.animate.set_opacity(0.35), mean_arrow.animate.set_opacity(0.35), run_time=1.5, hold=1.0)
 
         # Divide by σ: onto the sphere of radius √n; the output lies on plane ∩ sphere.
-        sphere = wire_sphere(axes, *self.rings(radius), colors.sphere, opacity=0.35)
+        if spec.style == "surface":
+            sphere = Sphere(center=axes.c2p(0, 0, 0), radius=radius * axes.get_x_unit_size(), fill_opacity=0.15,
+                            checkerboard_colors=[colors.sphere, colors.sphere], stroke_width=0.5, stroke_color=colors.sphere)
+        else:
+            sphere = wire_sphere(axes, *self.rings(radius), colors.sphere, opacity=0.35)
         result_arrow = self.tipped(space_segment(axes, origin, result, colors.layernorm, stroke_width=7))
         self.result_arrow = result_arrow
         self.say("layernorm-hyperplane.say.scale", Create(sphere), ReplacementTransform(centred_arrow, result_arrow),
@@ -151,7 +160,11 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         self.wait(2.0)
 
     def tipped(self, segment: VGroup) -> VGroup:
-        """Keep a segment's tip dot facing the camera (no 3-D faces to shade)."""
+        """Keep a segment's tip dot facing the camera (no 3-D faces to shade); in the "surface"
+        style, the segment becomes Manim's Arrow3D instead."""
+        if self.spec.style == "surface":
+            shaft = segment[0]
+            return VGroup(Arrow3D(shaft.get_start(), shaft.get_end(), color=shaft.get_color()), VGroup())
         self.renderer.camera.add_fixed_orientation_mobjects(segment[1])
         return segment
 

@@ -161,13 +161,13 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
     return float(ssim_map.mean())
 
 
-def gif_ssim(gif: Path, reference: list[np.ndarray]) -> float:
-    """Mean SSIM of the GIF's frames against the reference frames (same count and size)."""
-    from scenes.cli.video import read_frames
+def gif_ssim(gif: Path, reference: list[np.ndarray], fps: float) -> float:
+    """Mean SSIM, over every reference frame (one per 1/fps s), of the GIF frame on screen at that
+    moment: GIF optimizers merge repeated frames, so frames are matched by time, not by index."""
+    from scenes.cli.video import frames_at, read_timed_frames
 
-    frames = read_frames(gif)
-    count = min(len(frames), len(reference))
-    return float(np.mean([ssim(frames[i], reference[i]) for i in range(count)]))
+    shown = frames_at(read_timed_frames(gif), np.arange(len(reference)) / fps)
+    return float(np.mean([ssim(a, b) for a, b in zip(shown, reference)]))
 
 
 def best_gif(frames: list[np.ndarray], source_fps: int, base: GifSettings, target: Path,
@@ -184,7 +184,7 @@ def best_gif(frames: list[np.ndarray], source_fps: int, base: GifSettings, targe
         reference = reference_cache[key]
         path = target.with_name(f"{target.stem}.try{len(tried)}.gif")
         encode_gif(reference, settings.fps, settings, path)
-        result = GifResult(path, settings, path.stat().st_size, gif_ssim(path, reference))
+        result = GifResult(path, settings, path.stat().st_size, gif_ssim(path, reference, settings.fps))
         tried.append(result)
         return result
 

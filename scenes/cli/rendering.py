@@ -203,10 +203,11 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
     with tempconfig(options):
         logger.setLevel(config.verbosity)
         scene = scene_class(spec=job.spec, skip_animations=job.still)
+        repeats = record_frame_repeats(scene) if job.gif is not None else None
         scene.render()
         plan = scene.renderer.file_writer.output_plan
         if job.gif is not None:
-            produced, extra = _make_gif(job, plan.image_sequence_dir, config.frame_rate, scratch)
+            produced, extra = _make_gif(job, plan.image_sequence_dir, repeats, config.frame_rate, scratch)
             return produced, float(scene.time), extra
         artifact = plan.primary_artifact
         if job.still:
@@ -222,13 +223,38 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
         return produced, float(scene.time), {}
 
 
-def _make_gif(job: RenderJob, frames_dir, frame_rate: float, scratch: Path):
+def record_frame_repeats(scene) -> list[int]:
+    """Count how often each written frame is shown. Manim 0.22 writes a held frame (a ``wait``)
+    once into a PNG sequence and drops its repeat count, so a GIF made from the PNGs alone would
+    play every pause too fast; the counts recorded here put the pauses back."""
+    writer = scene.renderer.file_writer
+    original = writer.write_frame
+    repeats: list[int] = []
+
+    def recording(pixels, *, repeat: int = 1):
+        repeats.append(int(repeat))
+        return original(pixels, repeat=repeat)
+
+    writer.write_frame = recording
+    return repeats
+
+
+def expand_repeats(frames: list, repeats: list[int] | None) -> list:
+    """Each frame as many times as it was shown."""
+    if not repeats:
+        return frames
+    if len(repeats) != len(frames):
+        raise RuntimeError(f"manim wrote {len(frames)} frames but showed {len(repeats)}")
+    return [frame for frame, count in zip(frames, repeats) for _ in range(count)]
+
+
+def _make_gif(job: RenderJob, frames_dir, repeats, frame_rate: float, scratch: Path):
     """The GIF from Manim's lossless PNG frames; its size and SSIM go into the manifest."""
     from scenes.cli.gif import GifSettings, best_gif, load_png_frames
 
     if frames_dir is None or not Path(frames_dir).is_dir():
         raise RuntimeError("manim wrote no frames for the GIF")
-    frames = load_png_frames(Path(frames_dir))
+    frames = expand_repeats(load_png_frames(Path(frames_dir)), repeats)
     options = job.gif
     base = GifSettings(width=min(options.width, frames[0].shape[1]), fps=options.fps, loop=options.loop)
     result = best_gif(frames, int(round(frame_rate)), base, scratch / "out.gif", max_size=options.max_size)
@@ -251,3 +277,25 @@ def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float,
         "render_seconds": round(seconds, 2),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+
+
+def capture_lossless_frames(scene_id: str, spec: SceneSpec | None = None, quality: str = "low_quality") -> tuple[list, float]:
+    """Every frame of a scene exactly as rendered (held frames repeated), and the frame rate:
+    the reference against which GIFs are measured (used by the benchmark)."""
+    from manim import config, tempconfig
+
+    from scenes.cli.gif import load_png_frames
+
+    scene_class = entry(scene_id).load()
+    scratch = Path(tempfile.mkdtemp(prefix="normgeo-frames-"))
+    try:
+        options = {"media_dir": str(scratch), "quality": quality, "format": "png-sequence", "disable_caching": True,
+                   "progress_bar": "none", "verbosity": "ERROR", "notify_outdated_version": False}
+        with tempconfig(options):
+            scene = scene_class(spec=spec or scene_class.spec_class())
+            repeats = record_frame_repeats(scene)
+            scene.render()
+            frames = expand_repeats(load_png_frames(Path(scene.renderer.file_writer.output_plan.image_sequence_dir)), repeats)
+            return frames, float(config.frame_rate)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -6,8 +6,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import av
+import numpy as np
 
-__all__ = ["concatenate_with_chapters", "video_duration", "read_frames"]
+__all__ = ["concatenate_with_chapters", "video_duration", "read_frames", "read_timed_frames", "frames_at"]
 
 
 def video_duration(path: Path) -> float:
@@ -60,3 +61,21 @@ def read_frames(path: Path, every: int = 1):
             if index % every == 0:
                 frames.append(frame.to_ndarray(format="rgb24"))
     return frames
+
+
+def read_timed_frames(path: Path) -> list[tuple[float, np.ndarray]]:
+    """(start time in seconds, RGB frame) of every frame as decoded (a GIF's merged frames keep
+    their own start times)."""
+    frames = []
+    with av.open(str(path)) as container:
+        for frame in container.decode(video=0):
+            frames.append((float(frame.pts * frame.time_base) if frame.pts is not None else 0.0,
+                           frame.to_ndarray(format="rgb24")))
+    return frames
+
+
+def frames_at(timed: list[tuple[float, np.ndarray]], times) -> list[np.ndarray]:
+    """The frame on screen at each of ``times`` (the last one that started at or before it)."""
+    starts = np.array([t for t, _ in timed])
+    picks = np.clip(np.searchsorted(starts, np.asarray(times) + 1e-6, side="right") - 1, 0, len(timed) - 1)
+    return [timed[i][1] for i in picks]

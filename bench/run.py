@@ -1,0 +1,177 @@
+"""Benchmark: normgeo against plain `manim` on the same scenes, on this machine, in one run.
+
+    .venv/bin/python bench/run.py                 # everything (about 40 minutes on 2 cores)
+    .venv/bin/python bench/run.py --quick         # two scenes, no 1080p60
+    .venv/bin/python bench/run.py --scenes radial-projection,conditioning --skip-hd
+
+Prints, side by side:
+  1. each scene: plain `manim render -ql` (cold) against `normgeo render -q l` (cold) and warm;
+  2. the lecture at 480p: sequential plain manim against `normgeo render --all --jobs 2`,
+     and a warm re-render of everything;
+  3. GIFs: bytes and SSIM (against the lossless frames) of Manim's `--format gif` and `normgeo gif`;
+  4. render seconds per second of video at 480p15 and 1080p60;
+  5. before/after for the 3-D scene: Manim's shaded Sphere and Arrow3D against the wire-frame style.
+Targets (from the issue) are checked and printed as PASS/MISS. Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scenes.cli.gif import ssim  # noqa: E402
+from scenes.cli.rendering import capture_lossless_frames  # noqa: E402
+from scenes.cli.video import frames_at, read_timed_frames  # noqa: E402
+from scenes.registry import SCENES, entry  # noqa: E402
+
+BIN = Path(sys.executable).parent
+MANIM_CFG = "[CLI]\nnotify_outdated_version = False\nprogress_bar = none\nverbosity = WARNING\n"
+
+
+def timed(command: list[str], cwd: Path) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}")
+    return time.perf_counter() - started
+
+
+def plain_manim(scene_id: str, workdir: Path, fmt: str = "mp4", quality: str = "-ql") -> tuple[float, Path]:
+    """`manim render -ql --format FMT scenes/<file>.py <Class>` in a fresh folder (cold)."""
+    scene = entry(scene_id)
+    media = workdir / f"manim-{scene_id}-{fmt}"
+    shutil.rmtree(media, ignore_errors=True)
+    media.mkdir(parents=True)
+    (media / "manim.cfg").write_text(MANIM_CFG)
+    seconds = timed([str(BIN / "manim"), "render", quality, "--format", fmt, "--media_dir", str(media / "media"),
+                     str(scene.source_file), scene.class_name], media)
+    return seconds, media
+
+
+def normgeo(args: list[str], out: Path) -> float:
+    return timed([str(BIN / "normgeo"), *args, "--out", str(out), "--quiet"], ROOT)
+
+
+def manifest(out: Path) -> dict:
+    return json.loads((out / "manifest.json").read_text())["artifacts"]
+
+
+def row(*cells, widths=(24, 12, 12, 12, 12, 12)) -> str:
+    return "".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes", help="comma-separated scene ids (default: all)")
+    parser.add_argument("--quick", action="store_true", help="two scenes, no 1080p60")
+    parser.add_argument("--skip-hd", action="store_true", help="skip the 1080p60 timings")
+    parser.add_argument("--skip-gif", action="store_true", help="skip the GIF comparison")
+    args = parser.parse_args()
+    ids = [s.id for s in SCENES]
+    if args.scenes:
+        ids = args.scenes.split(",")
+    elif args.quick:
+        ids = ["radial-projection", "normalization-axes"]
+    skip_hd = args.skip_hd or args.quick
+
+    work = Path(tempfile.mkdtemp(prefix="normgeo-bench-"))
+    print(f"normgeo benchmark, {time.strftime('%Y-%m-%d %H:%M')} on {platform.node()}: {os.cpu_count()} cores, "
+          f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print(f"scratch: {work}\n")
+
+    # 1. per scene, cold and warm, and 4. per-second cost at 480p15
+    print("1. one scene at 480p15 (wall seconds): plain manim cold | normgeo cold | normgeo warm")
+    print(row("scene", "manim", "normgeo", "warm", "video s", "render/s"))
+    plain_total, per_scene = 0.0, {}
+    for scene_id in ids:
+        manim_s, _ = plain_manim(scene_id, work)
+        plain_total += manim_s
+        out = work / f"cold-{scene_id}"
+        cold = normgeo(["render", scene_id, "-q", "l", "--jobs", "1"], out)
+        warm = normgeo(["render", scene_id, "-q", "l"], out)
+        record = next(iter(manifest(out).values()))
+        per_scene[scene_id] = {"manim": manim_s, "cold": cold, "warm": warm, "video": record["duration_s"],
+                               "render": record["render_seconds"]}
+        print(row(scene_id, f"{manim_s:.1f}", f"{cold:.1f}", f"{warm:.2f}", f"{record['duration_s']:.1f}",
+                  f"{record['render_seconds'] / record['duration_s']:.2f}"))
+    worst = max(v["render"] / v["video"] for v in per_scene.values())
+    print(f"   target: every scene within 5× real time at 480p15 → worst {worst:.2f}× {verdict(worst <= 5)}\n")
+
+    # 2. the lecture
+    print("2. all selected scenes at 480p15")
+    lecture_out = work / "lecture"
+    parallel = normgeo(["render", *ids, "-q", "l", "--jobs", "2"], lecture_out)
+    warm_all = normgeo(["render", *ids, "-q", "l"], lecture_out)
+    print(row("sequential plain manim", f"{plain_total:.1f} s", widths=(40, 12)))
+    print(row("normgeo --jobs 2 (cold)", f"{parallel:.1f} s", widths=(40, 12)))
+    print(row("normgeo warm re-render of all", f"{warm_all:.2f} s", widths=(40, 12)))
+    print(f"   target: ≤ 0.6× sequential plain manim → {parallel / plain_total:.2f}× {verdict(parallel <= 0.6 * plain_total)}")
+    print(f"   target: warm re-render < 3 s → {warm_all:.2f} s {verdict(warm_all < 3)}\n")
+
+    # 3. GIFs
+    if not args.skip_gif:
+        print("3. blog GIFs: Manim --format gif against normgeo gif (640 px, 15 fps)")
+        print(row("scene", "manim KB", "SSIM", "normgeo KB", "SSIM", "ratio"))
+        gif_out = work / "gifs"
+        normgeo(["gif", *ids, "--jobs", "2"], gif_out)
+        records = manifest(gif_out)
+        total_manim = total_ours = 0
+        all_good = True
+        for scene_id in ids:
+            _, gif_media = plain_manim(scene_id, work, "gif")
+            manim_gif = next(gif_media.rglob("*.gif"))
+            lossless, fps = capture_lossless_frames(scene_id)
+            shown = frames_at(read_timed_frames(manim_gif), np.arange(len(lossless)) / fps)
+            manim_ssim = float(np.mean([ssim(a, b) for a, b in list(zip(shown, lossless))[::2]]))
+            ours = records[f"{scene_id}/{scene_id}.en.dark.640px.gif"]
+            total_manim += manim_gif.stat().st_size
+            total_ours += ours["size_bytes"]
+            all_good &= ours["gif"]["ssim"] >= 0.98
+            print(row(scene_id, f"{manim_gif.stat().st_size / 1e3:.0f}", f"{manim_ssim:.3f}", f"{ours['size_bytes'] / 1e3:.0f}",
+                      f"{ours['gif']['ssim']:.3f}", f"{ours['size_bytes'] / manim_gif.stat().st_size:.2f}"))
+        print(f"   total: Manim {total_manim / 1e6:.1f} MB, normgeo {total_ours / 1e6:.2f} MB "
+              f"({total_ours / total_manim:.3f}×) → ≤ 0.4× {verdict(total_ours <= 0.4 * total_manim)}; "
+              f"every normgeo GIF SSIM ≥ 0.98 {verdict(all_good)}\n")
+
+    # 4. 1080p60
+    if not skip_hd:
+        print("4. render seconds per second of video: 480p15 against 1080p60 (normgeo, --jobs 2)")
+        hd_out = work / "hd"
+        normgeo(["render", *ids, "-q", "h", "--jobs", "2"], hd_out)
+        hd = {r["scene"]: r for r in manifest(hd_out).values()}
+        print(row("scene", "480p15", "1080p60"))
+        for scene_id in ids:
+            low = per_scene[scene_id]
+            print(row(scene_id, f"{low['render'] / low['video']:.2f}", f"{hd[scene_id]['render_seconds'] / hd[scene_id]['duration_s']:.2f}"))
+        print()
+
+    # 5. before/after for the 3-D scene
+    if "layernorm-hyperplane" in ids:
+        print("5. layernorm-hyperplane at 480p15: Manim's Sphere and Arrow3D (before) against wire frames (after)")
+        before = normgeo(["render", "layernorm-hyperplane", "-q", "l", "--jobs", "1", "--set", "style=surface"], work / "surface")
+        after = per_scene["layernorm-hyperplane"]["cold"]
+        video = per_scene["layernorm-hyperplane"]["video"]
+        print(row("surface (before)", f"{before:.1f} s", f"{before / video:.2f}×", widths=(40, 12, 12)))
+        print(row("wire frame (after)", f"{after:.1f} s", f"{after / video:.2f}×", widths=(40, 12, 12)))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
