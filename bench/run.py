@@ -83,6 +83,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="two scenes, no 1080p60")
     parser.add_argument("--skip-hd", action="store_true", help="skip the 1080p60 timings")
     parser.add_argument("--skip-gif", action="store_true", help="skip the GIF comparison")
+    parser.add_argument("--sections", default="scene,lecture,gif,hd,surface",
+                        help="which parts to run (comma-separated): scene, lecture, gif, hd, surface")
     args = parser.parse_args()
     ids = [s.id for s in SCENES]
     if args.scenes:
@@ -90,6 +92,7 @@ def main() -> None:
     elif args.quick:
         ids = ["radial-projection", "normalization-axes"]
     skip_hd = args.skip_hd or args.quick
+    sections = set(args.sections.split(","))
 
     work = Path(tempfile.mkdtemp(prefix="normgeo-bench-"))
     print(f"normgeo benchmark, {time.strftime('%Y-%m-%d %H:%M')} on {platform.node()}: {os.cpu_count()} cores, "
@@ -97,10 +100,11 @@ def main() -> None:
     print(f"scratch: {work}\n")
 
     # 1. per scene, cold and warm, and 4. per-second cost at 480p15
-    print("1. one scene at 480p15 (wall seconds): plain manim cold | normgeo cold | normgeo warm")
-    print(row("scene", "manim", "normgeo", "warm", "video s", "render/s"))
     plain_total, per_scene = 0.0, {}
-    for scene_id in ids:
+    if "scene" in sections:
+        print("1. one scene at 480p15 (wall seconds): plain manim cold | normgeo cold | normgeo warm")
+        print(row("scene", "manim", "normgeo", "warm", "video s", "render/s"))
+    for scene_id in ids if "scene" in sections else []:
         manim_s, _ = plain_manim(scene_id, work)
         plain_total += manim_s
         out = work / f"cold-{scene_id}"
@@ -111,10 +115,23 @@ def main() -> None:
                                "render": record["render_seconds"]}
         print(row(scene_id, f"{manim_s:.1f}", f"{cold:.1f}", f"{warm:.2f}", f"{record['duration_s']:.1f}",
                   f"{record['render_seconds'] / record['duration_s']:.2f}"))
-    worst = max(v["render"] / v["video"] for v in per_scene.values())
-    print(f"   target: every scene within 5× real time at 480p15 → worst {worst:.2f}× {verdict(worst <= 5)}\n")
+    if per_scene:
+        worst = max(v["render"] / v["video"] for v in per_scene.values())
+        print(f"   target: every scene within 5× real time at 480p15 → worst {worst:.2f}× {verdict(worst <= 5)}\n")
 
     # 2. the lecture
+    if "lecture" in sections and per_scene:
+        lecture(ids, work, plain_total)
+    if "gif" in sections and not args.skip_gif:
+        gifs(ids, work)
+    if "hd" in sections and not skip_hd:
+        hd(ids, work)
+    if "surface" in sections and "layernorm-hyperplane" in ids:
+        surface(work)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def lecture(ids, work, plain_total) -> None:
     print("2. all selected scenes at 480p15")
     lecture_out = work / "lecture"
     parallel = normgeo(["render", *ids, "-q", "l", "--jobs", "2"], lecture_out)
@@ -125,52 +142,51 @@ def main() -> None:
     print(f"   target: ≤ 0.6× sequential plain manim → {parallel / plain_total:.2f}× {verdict(parallel <= 0.6 * plain_total)}")
     print(f"   target: warm re-render < 3 s → {warm_all:.2f} s {verdict(warm_all < 3)}\n")
 
-    # 3. GIFs
-    if not args.skip_gif:
-        print("3. blog GIFs: Manim --format gif against normgeo gif (640 px, 15 fps)")
-        print(row("scene", "manim KB", "SSIM", "normgeo KB", "SSIM", "ratio"))
-        gif_out = work / "gifs"
-        normgeo(["gif", *ids, "--jobs", "2"], gif_out)
-        records = manifest(gif_out)
-        total_manim = total_ours = 0
-        all_good = True
-        for scene_id in ids:
-            _, gif_media = plain_manim(scene_id, work, "gif")
-            manim_gif = next(gif_media.rglob("*.gif"))
-            lossless, fps = capture_lossless_frames(scene_id)
-            shown = frames_at(read_timed_frames(manim_gif), np.arange(len(lossless)) / fps)
-            manim_ssim = float(np.mean([ssim(a, b) for a, b in list(zip(shown, lossless))[::2]]))
-            ours = records[f"{scene_id}/{scene_id}.en.dark.640px.gif"]
-            total_manim += manim_gif.stat().st_size
-            total_ours += ours["size_bytes"]
-            all_good &= ours["gif"]["ssim"] >= 0.98
-            print(row(scene_id, f"{manim_gif.stat().st_size / 1e3:.0f}", f"{manim_ssim:.3f}", f"{ours['size_bytes'] / 1e3:.0f}",
-                      f"{ours['gif']['ssim']:.3f}", f"{ours['size_bytes'] / manim_gif.stat().st_size:.2f}"))
-        print(f"   total: Manim {total_manim / 1e6:.1f} MB, normgeo {total_ours / 1e6:.2f} MB "
-              f"({total_ours / total_manim:.3f}×) → ≤ 0.4× {verdict(total_ours <= 0.4 * total_manim)}; "
-              f"every normgeo GIF SSIM ≥ 0.98 {verdict(all_good)}\n")
 
-    # 4. 1080p60
-    if not skip_hd:
-        print("4. render seconds per second of video: 480p15 against 1080p60 (normgeo, --jobs 2)")
-        hd_out = work / "hd"
-        normgeo(["render", *ids, "-q", "h", "--jobs", "2"], hd_out)
-        hd = {r["scene"]: r for r in manifest(hd_out).values()}
-        print(row("scene", "480p15", "1080p60"))
-        for scene_id in ids:
-            low = per_scene[scene_id]
-            print(row(scene_id, f"{low['render'] / low['video']:.2f}", f"{hd[scene_id]['render_seconds'] / hd[scene_id]['duration_s']:.2f}"))
-        print()
+def gifs(ids, work) -> None:
+    print("3. blog GIFs: Manim --format gif against normgeo gif (640 px, 15 fps)")
+    print(row("scene", "manim KB", "SSIM", "normgeo KB", "SSIM", "ratio"))
+    gif_out = work / "gifs"
+    normgeo(["gif", *ids, "--jobs", "2"], gif_out)
+    records = manifest(gif_out)
+    total_manim = total_ours = 0
+    all_good = True
+    for scene_id in ids:
+        _, gif_media = plain_manim(scene_id, work, "gif")
+        manim_gif = next(gif_media.rglob("*.gif"))
+        lossless, fps = capture_lossless_frames(scene_id)
+        shown = frames_at(read_timed_frames(manim_gif), np.arange(len(lossless)) / fps)
+        manim_ssim = float(np.mean([ssim(a, b) for a, b in list(zip(shown, lossless))[::2]]))
+        ours = records[f"{scene_id}/{scene_id}.en.dark.640px.gif"]
+        total_manim += manim_gif.stat().st_size
+        total_ours += ours["size_bytes"]
+        all_good &= ours["gif"]["ssim"] >= 0.98
+        print(row(scene_id, f"{manim_gif.stat().st_size / 1e3:.0f}", f"{manim_ssim:.3f}", f"{ours['size_bytes'] / 1e3:.0f}",
+                  f"{ours['gif']['ssim']:.3f}", f"{ours['size_bytes'] / manim_gif.stat().st_size:.2f}"))
+    print(f"   total: Manim {total_manim / 1e6:.1f} MB, normgeo {total_ours / 1e6:.2f} MB "
+          f"({total_ours / total_manim:.3f}×) → ≤ 0.4× {verdict(total_ours <= 0.4 * total_manim)}; "
+          f"every normgeo GIF SSIM ≥ 0.98 {verdict(all_good)}\n")
 
-    # 5. before/after for the 3-D scene
-    if "layernorm-hyperplane" in ids:
-        print("5. layernorm-hyperplane at 480p15: Manim's Sphere and Arrow3D (before) against wire frames (after)")
-        before = normgeo(["render", "layernorm-hyperplane", "-q", "l", "--jobs", "1", "--set", "style=surface"], work / "surface")
-        after = per_scene["layernorm-hyperplane"]["cold"]
-        video = per_scene["layernorm-hyperplane"]["video"]
-        print(row("surface (before)", f"{before:.1f} s", f"{before / video:.2f}×", widths=(40, 12, 12)))
-        print(row("wire frame (after)", f"{after:.1f} s", f"{after / video:.2f}×", widths=(40, 12, 12)))
-    shutil.rmtree(work, ignore_errors=True)
+def hd(ids, work) -> None:
+    print("4. render seconds per second of video: 480p15 against 1080p60 (normgeo, --jobs 2)")
+    ratios = {}
+    for quality in ("l", "h"):
+        out = work / f"quality-{quality}"
+        normgeo(["render", *ids, "-q", quality, "--jobs", "2"], out)
+        ratios[quality] = {r["scene"]: r["render_seconds"] / r["duration_s"] for r in manifest(out).values()}
+    print(row("scene", "480p15", "1080p60"))
+    for scene_id in ids:
+        print(row(scene_id, f"{ratios['l'][scene_id]:.2f}", f"{ratios['h'][scene_id]:.2f}"))
+    print()
+
+
+def surface(work) -> None:
+    print("5. layernorm-hyperplane at 480p15, one process: Manim's Sphere and Arrow3D (before) against wire frames (after)")
+    for label, extra in (("surface (before)", ["--set", "style=surface"]), ("wire frame (after)", [])):
+        out = work / f"style-{label.split()[0]}"
+        seconds = normgeo(["render", "layernorm-hyperplane", "-q", "l", "--jobs", "1", *extra], out)
+        video = next(iter(manifest(out).values()))["duration_s"]
+        print(row(label, f"{seconds:.1f} s", f"{seconds / video:.2f}× real time", widths=(40, 12, 20)))
 
 
 if __name__ == "__main__":

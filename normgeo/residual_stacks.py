@@ -61,34 +61,30 @@ def stack_loss(stack: ResidualStack, arrangement: str, start=None) -> float:
     return float(stack.readout @ _forward(stack, arrangement, start)[0][-1])
 
 
-def block_gradient_norms(stack: ResidualStack, arrangement: str) -> np.ndarray:
-    """‖∂L/∂x_l‖₂ for l = 0 … depth − 1: the gradient that reaches the input of each block."""
+def _gradients_reaching_blocks(stack: ResidualStack, arrangement: str) -> list[np.ndarray]:
+    """∂L/∂x_l for l = depth − 1 down to 0 (backprop, written out)."""
     _check(arrangement)
     _, caches = _forward(stack, arrangement)
     grad = stack.readout.copy()
-    norms = []
+    grads = []
     for w, cache in zip(stack.weights[::-1], caches[::-1]):
         if arrangement == "pre":
             grad = grad + normalize_backward(w.T @ grad, cache)
         else:
             upstream = normalize_backward(grad, cache)
             grad = upstream + w.T @ upstream
-        norms.append(float(np.linalg.norm(grad)))
-    return np.array(norms[::-1])
+        grads.append(grad)
+    return grads
+
+
+def block_gradient_norms(stack: ResidualStack, arrangement: str) -> np.ndarray:
+    """‖∂L/∂x_l‖₂ for l = 0 … depth − 1: the gradient that reaches the input of each block."""
+    return np.array([np.linalg.norm(g) for g in _gradients_reaching_blocks(stack, arrangement)[::-1]])
 
 
 def block_input_gradient(stack: ResidualStack, arrangement: str) -> np.ndarray:
     """∂L/∂x₀, for the finite-difference check."""
-    _check(arrangement)
-    _, caches = _forward(stack, arrangement)
-    grad = stack.readout.copy()
-    for w, cache in zip(stack.weights[::-1], caches[::-1]):
-        if arrangement == "pre":
-            grad = grad + normalize_backward(w.T @ grad, cache)
-        else:
-            upstream = normalize_backward(grad, cache)
-            grad = upstream + w.T @ upstream
-    return grad
+    return _gradients_reaching_blocks(stack, arrangement)[-1]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from normgeo import conditioning_demo, contour_levels, quadratic_contours
 from scenes.adapters import make_plane, to_points
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_number, fmt_plain_scientific, fmt_scientific
-from scenes.spec import SceneSpec, SpecError
+from scenes.spec import SceneSpec, SpecError, check_range
 from scenes.widgets import dot_at
 
 __all__ = ["ConditioningSpec", "Conditioning"]
@@ -33,12 +33,9 @@ class ConditioningSpec(SceneSpec):
             raise SpecError("small_scale and large_scale: need 0 < small_scale < large_scale ≤ 10⁸")
         if not 0 <= self.correlation < 0.99:
             raise SpecError(f"correlation: must be in [0, 0.99), got {self.correlation}")
-        if not 2 <= self.drawn_kappa <= 400:
-            raise SpecError(f"drawn_kappa: must be between 2 and 400, got {self.drawn_kappa}")
-        if not 0.05 <= self.step_fraction < 1:
-            raise SpecError(f"step_fraction: must be in [0.05, 1), got {self.step_fraction}")
-        if not 2 <= self.steps_drawn <= 200:
-            raise SpecError(f"steps_drawn: must be between 2 and 200, got {self.steps_drawn}")
+        check_range("drawn_kappa", self.drawn_kappa, 2, 400)
+        check_range("step_fraction", self.step_fraction, 0.05, 0.99)
+        check_range("steps_drawn", self.steps_drawn, 2, 200)
 
 
 class Conditioning(NormGeoScene):

@@ -11,7 +11,7 @@ from normgeo import VARIANTS, covariate_shift_study
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_fixed, fmt_number
 from scenes.plots import axis_labels, curve, make_axes, nice_step
-from scenes.spec import SceneSpec, SpecError
+from scenes.spec import SceneSpec, check_range
 from scenes.widgets import text_mobject
 
 __all__ = ["CovariateShiftSpec", "CovariateShift"]
@@ -27,12 +27,9 @@ class CovariateShiftSpec(SceneSpec):
     window: int = 10
 
     def validate(self) -> None:
-        if not 20 <= self.steps <= 2000:
-            raise SpecError(f"steps: must be between 20 and 2000, got {self.steps}")
-        if not 0.01 <= self.learning_rate <= 2.0:
-            raise SpecError(f"learning_rate: must be between 0.01 and 2, got {self.learning_rate}")
-        if not 1 <= self.window <= self.steps // 2:
-            raise SpecError("window: must be between 1 and half the number of steps")
+        check_range("steps", self.steps, 20, 2000)
+        check_range("learning_rate", self.learning_rate, 0.01, 2.0)
+        check_range("window", self.window, 1, self.steps // 2)
 
 
 class CovariateShift(NormGeoScene):

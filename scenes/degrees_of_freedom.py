@@ -23,7 +23,7 @@ from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_rad
 from scenes.adapters import make_plane, to_points
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_number, fmt_vector
-from scenes.spec import SceneSpec, SpecError, Vector
+from scenes.spec import SceneSpec, SpecError, Vector, check_range
 from scenes.widgets import dot_at, legend, text_mobject
 
 __all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
@@ -45,8 +45,7 @@ class DegreesOfFreedomSpec(SceneSpec):
             raise SpecError(f"dims: give 1 to 4 whole numbers between 1 and 10000000, got {self.dims}")
         if len(self.gamma) != 2 or any(not 0.1 <= g <= 3 for g in self.gamma):
             raise SpecError(f"gamma: give two numbers between 0.1 and 3, got {self.gamma}")
-        if not 1 <= self.count <= 50:
-            raise SpecError(f"count: must be between 1 and 50, got {self.count}")
+        check_range("count", self.count, 1, 50)
 
 
 class DegreesOfFreedom(NormGeoScene):

@@ -20,7 +20,7 @@ from scenes.adapters import make_plane
 from scenes.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.formulas import FORMULAS
 from scenes.numbers import fmt_number, fmt_vector
-from scenes.spec import SceneSpec, SpecError
+from scenes.spec import SceneSpec, check_range
 from scenes.widgets import circle_of_radius, dot_at, legend, segment
 
 __all__ = ["LayerNorm2DSpec", "LayerNorm2D"]
@@ -36,12 +36,9 @@ class LayerNorm2DSpec(SceneSpec):
     high_dim: int = 896
 
     def validate(self) -> None:
-        if not 2 <= self.count <= 200:
-            raise SpecError(f"count: must be between 2 and 200, got {self.count}")
-        if not 0.1 <= self.spread <= 100:
-            raise SpecError(f"spread: must be between 0.1 and 100, got {self.spread}")
-        if not 3 <= self.high_dim <= 1_000_000:
-            raise SpecError(f"high_dim: must be between 3 and 1000000, got {self.high_dim}")
+        check_range("count", self.count, 2, 200)
+        check_range("spread", self.spread, 0.1, 100)
+        check_range("high_dim", self.high_dim, 3, 1_000_000)
 
 
 class LayerNorm2D(NormGeoScene):

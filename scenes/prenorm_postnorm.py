@@ -11,7 +11,7 @@ from normgeo import prenorm_postnorm_study
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_number
 from scenes.plots import axis_labels, curve, make_axes
-from scenes.spec import SceneSpec, SpecError
+from scenes.spec import SceneSpec, check_range
 from scenes.widgets import text_mobject
 
 __all__ = ["PrenormPostnormSpec", "PrenormPostnorm"]
@@ -30,14 +30,10 @@ class PrenormPostnormSpec(SceneSpec):
     seed: int = 0
 
     def validate(self) -> None:
-        if not 2 <= self.depth <= 96:
-            raise SpecError(f"depth: must be between 2 and 96, got {self.depth}")
-        if not 4 <= self.width <= 256:
-            raise SpecError(f"width: must be between 4 and 256, got {self.width}")
-        if not 0.05 <= self.sublayer_scale <= 4:
-            raise SpecError(f"sublayer_scale: must be between 0.05 and 4, got {self.sublayer_scale}")
-        if not 1 <= self.stacks <= 64:
-            raise SpecError(f"stacks: must be between 1 and 64, got {self.stacks}")
+        check_range("depth", self.depth, 2, 96)
+        check_range("width", self.width, 4, 256)
+        check_range("sublayer_scale", self.sublayer_scale, 0.05, 4)
+        check_range("stacks", self.stacks, 1, 64)
 
 
 class PrenormPostnorm(NormGeoScene):

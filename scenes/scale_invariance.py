@@ -11,7 +11,7 @@ from normgeo import scaled_outputs, weight_decay_run
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_number
 from scenes.plots import axis_labels, bar_chart, curve, make_axes, nice_step
-from scenes.spec import SceneSpec, SpecError
+from scenes.spec import SceneSpec, SpecError, check_range
 
 __all__ = ["ScaleInvarianceSpec", "ScaleInvariance"]
 
@@ -29,8 +29,7 @@ class ScaleInvarianceSpec(SceneSpec):
     def validate(self) -> None:
         if not 1 <= len(self.factors) <= 5 or any(not 0.1 <= c <= 4 for c in self.factors):
             raise SpecError(f"factors: give 1 to 5 values between 0.1 and 4, got {self.factors}")
-        if not 10 <= self.steps <= 2000:
-            raise SpecError(f"steps: must be between 10 and 2000, got {self.steps}")
+        check_range("steps", self.steps, 10, 2000)
         if not 0 < self.learning_rate <= 1 or not 0 < self.weight_decay <= 0.5:
             raise SpecError("learning_rate must be in (0, 1] and weight_decay in (0, 0.5]")
 

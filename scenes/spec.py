@@ -17,7 +17,7 @@ from normgeo import NormGeoError, euclidean_norm
 from scenes.languages import DEFAULT_LANGUAGE, LANGUAGES
 from scenes.theme import DEFAULT_THEME, THEMES
 
-__all__ = ["SceneSpec", "SpecError", "Vector", "Vectors", "parse_value", "check_vectors"]
+__all__ = ["SceneSpec", "SpecError", "Vector", "Vectors", "parse_value", "check_vectors", "check_range"]
 
 Vector = tuple[float, ...]
 Vectors = tuple[Vector, ...]
@@ -145,3 +145,9 @@ def check_vectors(name: str, vectors: Vectors, dim: int | None = None, max_lengt
             raise SpecError(f"{name}: vector {index + 1} is the zero vector, which has no direction")
         if length > max_length or length < 1e-3:
             raise SpecError(f"{name}: vector {index + 1} has length {length:.3g}; keep lengths between 0.001 and {max_length:g}")
+
+
+def check_range(name: str, value, low, high) -> None:
+    """``low ≤ value ≤ high``, else a SpecError naming the setting and the range."""
+    if not low <= value <= high:
+        raise SpecError(f"{name}: must be between {low:g} and {high:g}, got {value}")

@@ -128,3 +128,12 @@ def test_gallery_loads_in_headless_chromium(run, tmp_path):
 def test_registry_is_complete_for_the_lecture():
     """The lecture uses every registered scene."""
     assert len(SCENES) == 13
+
+
+def test_quiet_prints_nothing_and_render_format_gif_uses_the_gif_pipeline(run, tmp_path):
+    """--quiet: no output on success; `render --format gif` makes the same kind of GIF as `normgeo gif`."""
+    result = run("render", "scale-invariance", "--format", "gif", *TINY, "--quiet", "--out", tmp_path)
+    assert result.exit_code == 0 and result.output.strip() == ""
+    gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.192px.gif"
+    record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][gif.relative_to(tmp_path).as_posix()]
+    assert record["gif"]["ssim"] >= 0.98
