@@ -157,6 +157,10 @@ class CovariateShiftStudy:
 
     runs: dict
 
+    def mean_loss(self, variant: str) -> float:
+        """Mean training loss over the whole run: how fast a variant trains (area under its curve)."""
+        return float(np.mean(self.runs[variant].losses))
+
     def final_loss(self, variant: str, window: int = 20) -> float:
         return float(np.mean(self.runs[variant].losses[-window:]))
 

@@ -64,7 +64,7 @@ class CovariateShift(NormGeoScene):
                  run_time=2.5, hold=0.5, lr=fmt_number(spec.learning_rate))
 
         # The numbers: shift per step, mean loss, landscape variation, per variant.
-        mean_loss = {v: float(np.mean(study.runs[v].losses)) for v in VARIANTS}
+        mean_loss = {v: study.mean_loss(v) for v in VARIANTS}
         table = self.numbers_table(study, mean_loss, hues)
         fit_width(table, 5.6).to_edge(RIGHT, buff=0.45).align_to(axes, (0, 1, 0)).shift(DOWN * 0.2)
         self.table = table

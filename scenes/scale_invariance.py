@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, RIGHT, Create, FadeIn, Transform, VGroup
+from manim import DOWN, RIGHT, Create, FadeIn, Transform
 
 from normgeo import scaled_outputs, weight_decay_run
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width

@@ -20,7 +20,8 @@ def test_noisy_batchnorm_moves_the_layer_inputs_far_more_than_batchnorm(study):
 def test_noisy_batchnorm_still_trains_about_as_fast_as_batchnorm(study):
     """Mean training loss with the shift restored stays within 1.5× of plain BatchNorm's,
     and both beat the unnormalized network at this learning rate."""
-    mean_loss = {v: float(np.mean(study.runs[v].losses)) for v in VARIANTS}
+    mean_loss = {v: study.mean_loss(v) for v in VARIANTS}
+    assert mean_loss["none"] == float(np.mean(study.runs["none"].losses))
     assert mean_loss["noisy-batchnorm"] < 1.5 * mean_loss["batchnorm"]
     assert mean_loss["noisy-batchnorm"] < mean_loss["none"]
     assert mean_loss["batchnorm"] < mean_loss["none"]
