@@ -12,7 +12,7 @@ from scenes.adapters import make_plane, to_points
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_number, fmt_plain_scientific, fmt_scientific
 from scenes.spec import SceneSpec, SpecError, check_range
-from scenes.widgets import dot_at
+from scenes.widgets import closed_curve, dot_at
 
 __all__ = ["ConditioningSpec", "Conditioning"]
 
@@ -58,7 +58,7 @@ class Conditioning(NormGeoScene):
             contours = quadratic_contours(run.hessian, contour_levels(run.hessian, run.path[0]))
             extent = 1.1 * float(np.abs(np.vstack(contours)).max())
             plane = make_plane(extent, 4.6, center, colors)
-            curves = VGroup(*(self.closed_curve(plane, c, colors.muted) for c in contours))
+            curves = VGroup(*(closed_curve(plane, c, colors.muted, 2) for c in contours))
             path = VMobject(color=color, stroke_width=3.5).set_points_as_corners(to_points(plane, run.path))
             dots = VGroup(*(dot_at(plane, p, color, radius=0.035) for p in run.path))
             panels.append((plane, curves, path, dots))
@@ -97,10 +97,3 @@ class Conditioning(NormGeoScene):
                  FadeIn(dots_b, lag_ratio=0.05), FadeIn(readout_b), run_time=2.5, hold=1.5,
                  kappa=fmt_number(demo.kappa_standardized, 1), steps=fmt_plain_scientific(demo.steps_standardized))
         self.say("conditioning.say.mechanisms", run_time=0.0, hold=2.0)
-
-    @staticmethod
-    def closed_curve(plane, points, color):
-        curve = VMobject(color=color, stroke_width=2)
-        scene_points = to_points(plane, points)
-        curve.set_points_smoothly(np.vstack([scene_points, scene_points[:1]]))
-        return curve

@@ -16,15 +16,14 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
-    VMobject,
 )
 
 from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_radius, rms_norm, sample_vectors
-from scenes.adapters import make_plane, to_points
+from scenes.adapters import make_plane
 from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.numbers import fmt_number, fmt_vector
 from scenes.spec import SceneSpec, SpecError, Vector, check_range
-from scenes.widgets import dot_at, legend, text_mobject
+from scenes.widgets import closed_curve, dot_at, legend, text_mobject
 
 __all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
 
@@ -102,10 +101,10 @@ class DegreesOfFreedom(NormGeoScene):
         extent = 1.15 * max(radius, radius * float(gamma.max()))
         plane = make_plane(extent, 4.0, (4.4, -1.5, 0), colors, step=1.0)
         self.plane = plane
-        curve = self.closed_curve(plane, normalized_ring, colors.rmsnorm)
+        curve = closed_curve(plane, normalized_ring, colors.rmsnorm)
         dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in normalized))
         self.play(Create(plane), Create(curve), FadeIn(dots), run_time=1.0)
-        ellipse = self.closed_curve(plane, stretched_ring, colors.highlight)
+        ellipse = closed_curve(plane, stretched_ring, colors.highlight)
         stretched_dots = VGroup(*(dot_at(plane, p, colors.highlight, radius=0.06) for p in stretched))
         self.ellipse, self.stretched_dots = ellipse, stretched_dots
         gamma_text = self.text("degrees-of-freedom.gamma", font_size=SMALL_SIZE + 2, gamma=fmt_vector(gamma))
@@ -127,12 +126,5 @@ class DegreesOfFreedom(NormGeoScene):
 
     def highlight_box(self, mobject):
         return SurroundingRectangle(mobject, color=self.palette.highlight, buff=0.12, corner_radius=0.08)
-
-    @staticmethod
-    def closed_curve(plane, points, color):
-        curve = VMobject(color=color, stroke_width=4)
-        scene_points = to_points(plane, points)
-        curve.set_points_smoothly(np.vstack([scene_points, scene_points[:1]]))
-        return curve
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "legend",
     "panel_behind",
     "space_polyline",
+    "closed_curve",
     "wire_sphere",
     "space_polygon",
     "space_segment",
@@ -140,3 +141,11 @@ def wire_sphere(axes, latitude_rings, longitude_rings, color: str, stroke_width:
     rings = [space_polyline(axes, ring, color, stroke_width, closed=True) for ring in (*latitude_rings, *longitude_rings)]
     return VGroup(*rings).set_stroke(opacity=opacity)
 
+
+
+def closed_curve(coordinate_system, points, color: str, stroke_width: float = 4) -> VMobject:
+    """A smooth closed curve through core 2-D points (an ellipse or circle sampled by the core)."""
+    scene_points = to_points(coordinate_system, points)
+    curve = VMobject(color=color, stroke_width=stroke_width)
+    curve.set_points_smoothly(np.vstack([scene_points, scene_points[:1]]))
+    return curve
