@@ -8,12 +8,11 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Create, config, FadeIn, SurroundingRectangle, VGroup
 
 from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_gap
-from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.grids import cell_rectangles, number_cells
-from scenes.numbers import fmt_fixed, fmt_number, fmt_vector
-from scenes.plots import axis_labels, curve, make_axes
-from scenes.spec import SceneSpec, SpecError
-from scenes.widgets import dot_at
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.grids import cell_rectangles, number_cells
+from scenes.kit.plots import axis_labels, curve, make_axes
+from scenes.kit.spec import SceneSpec, SpecError
+from scenes.kit.widgets import dot_at
 
 __all__ = ["BatchDependenceSpec", "BatchDependence"]
 
@@ -38,7 +37,6 @@ class BatchDependenceSpec(SceneSpec):
 class BatchDependence(NormGeoScene):
     """Two batches sharing one example; the spread of batch means; the train/eval gap."""
 
-    scene_id = "batch-dependence"
     spec_class = BatchDependenceSpec
 
     def construct(self) -> None:
@@ -48,26 +46,26 @@ class BatchDependence(NormGeoScene):
         gap = train_eval_gap(spec.batch_sizes, seed=spec.seed)
         self.pair, self.spread, self.gap = pair, spread, gap
         title = self.make_title()
-        self.say("batch-dependence.say.intro", FadeIn(title), run_time=1.0, hold=0.8)
+        self.say("intro", FadeIn(title), run_time=1.0, hold=0.8)
 
         grids = VGroup()
-        for batch, key in ((pair.batch_a, "batch-dependence.batch-a"), (pair.batch_b, "batch-dependence.batch-b")):
+        for batch, key in ((pair.batch_a, "batch-a"), (pair.batch_b, "batch-b")):
             cells = cell_rectangles(batch.shape, 0.78, 0.36, colors.muted)
-            numbers = number_cells(batch, [fmt_fixed(v) for v in batch.ravel()], cells, spec.lang, colors.text, SMALL_SIZE - 4)
+            numbers = number_cells(batch, [self.fmt.fixed(v) for v in batch.ravel()], cells, spec.lang, colors.text, SMALL_SIZE - 4)
             mark = SurroundingRectangle(VGroup(*cells[: batch.shape[1]]), color=colors.highlight, buff=0.03, stroke_width=3)
             label = self.text(key, font_size=SMALL_SIZE, color=colors.muted).next_to(cells, UP, buff=0.12)
             grids.add(VGroup(cells, numbers, mark, label))
         grids.arrange(RIGHT, buff=0.6).next_to(title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
-        same = self.text("batch-dependence.same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
-        bn = self.text("batch-dependence.bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
-                       a=fmt_vector(pair.batchnorm_a, 2), b=fmt_vector(pair.batchnorm_b, 2))
-        ln = self.text("batch-dependence.ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
-                       a=fmt_vector(pair.layernorm_a, 2), b=fmt_vector(pair.layernorm_b, 2))
+        same = self.text("same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
+        bn = self.text("bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
+                       a=self.fmt.vector(pair.batchnorm_a, 2), b=self.fmt.vector(pair.batchnorm_b, 2))
+        ln = self.text("ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
+                       a=self.fmt.vector(pair.layernorm_a, 2), b=self.fmt.vector(pair.layernorm_b, 2))
         outputs = VGroup(same, bn, ln).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
         outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, DOWN)
         self.outputs = outputs
-        self.say("batch-dependence.say.two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5)
+        self.say("two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5)
 
         positions = np.log2(spread.batch_sizes)
         labels = {float(p): str(int(b)) for p, b in zip(positions, spread.batch_sizes)}
@@ -76,24 +74,24 @@ class BatchDependence(NormGeoScene):
         gap_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels)
         spread_axes.to_corner(DOWN + LEFT, buff=0.7).shift(RIGHT * 0.3)
         gap_axes.to_corner(DOWN + RIGHT, buff=0.7)
-        spread_labels = axis_labels(spread_axes, self.words("batch-dependence.batch-size"),
-                                    self.words("batch-dependence.spread-axis"), spec.lang, colors.text)
-        gap_labels = axis_labels(gap_axes, self.words("batch-dependence.batch-size"),
-                                 self.words("batch-dependence.gap-axis"), spec.lang, colors.text)
+        spread_labels = axis_labels(spread_axes, self.words("batch-size"),
+                                    self.words("spread-axis"), spec.lang, colors.text)
+        gap_labels = axis_labels(gap_axes, self.words("batch-size"),
+                                 self.words("gap-axis"), spec.lang, colors.text)
         measured = VGroup(*(dot_at(spread_axes, (p, m), colors.batchnorm, radius=0.06)
                             for p, m in zip(positions, spread.measured)))
         predicted = curve(spread_axes, positions, spread.predicted, colors.muted, stroke_width=2.5)
-        legend = self.text("batch-dependence.predicted", font_size=SMALL_SIZE - 6, color=colors.muted)
+        legend = self.text("predicted", font_size=SMALL_SIZE - 6, color=colors.muted)
         legend.next_to(spread_axes, UP, buff=0.1).align_to(spread_axes, RIGHT)
         self.spread_axes, self.measured_dots = spread_axes, measured
-        self.say("batch-dependence.say.small", Create(spread_axes), FadeIn(spread_labels), Create(predicted),
+        self.say("small", Create(spread_axes), FadeIn(spread_labels), Create(predicted),
                  FadeIn(measured, lag_ratio=0.1), FadeIn(legend), run_time=2.0, hold=1.0,
-                 small=fmt_number(spread.measured[0], 2), b_small=int(spread.batch_sizes[0]),
-                 large=fmt_number(spread.measured[-1], 2), b_large=int(spread.batch_sizes[-1]))
+                 small=self.fmt.number(spread.measured[0], 2), b_small=int(spread.batch_sizes[0]),
+                 large=self.fmt.number(spread.measured[-1], 2), b_large=int(spread.batch_sizes[-1]))
         gap_dots = VGroup(*(dot_at(gap_axes, (p, g), colors.highlight, radius=0.06) for p, g in zip(positions, gap.gaps)))
         gap_line = curve(gap_axes, positions, gap.gaps, colors.highlight, stroke_width=2.5)
         self.gap_axes, self.gap_dots = gap_axes, gap_dots
-        self.say("batch-dependence.say.inference", Create(gap_axes), FadeIn(gap_labels), Create(gap_line),
+        self.say("inference", Create(gap_axes), FadeIn(gap_labels), Create(gap_line),
                  FadeIn(gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0)
         ln_mark = SurroundingRectangle(ln, color=colors.layernorm, buff=0.08, corner_radius=0.06)
-        self.say("batch-dependence.say.layernorm", Create(ln_mark), run_time=0.8, hold=1.0)
+        self.say("layernorm", Create(ln_mark), run_time=0.8, hold=1.0)

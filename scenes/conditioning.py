@@ -8,11 +8,10 @@ import numpy as np
 from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup, VMobject
 
 from normgeo import conditioning_demo, contour_levels, quadratic_contours
-from scenes.adapters import make_plane, to_points
-from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.numbers import fmt_number, fmt_plain_scientific, fmt_scientific
-from scenes.spec import SceneSpec, SpecError, check_range
-from scenes.widgets import closed_curve, dot_at
+from scenes.kit.adapters import make_plane, to_points
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.spec import SceneSpec, SpecError, check_range
+from scenes.kit.widgets import closed_curve, dot_at
 
 __all__ = ["ConditioningSpec", "Conditioning"]
 
@@ -41,7 +40,6 @@ class ConditioningSpec(SceneSpec):
 class Conditioning(NormGeoScene):
     """Contours and descent paths before (drawn κ) and after standardizing, with the real numbers."""
 
-    scene_id = "conditioning"
     spec_class = ConditioningSpec
 
     def construct(self) -> None:
@@ -50,7 +48,7 @@ class Conditioning(NormGeoScene):
                                  drawn_kappa=spec.drawn_kappa, step_fraction=spec.step_fraction, n_steps=spec.steps_drawn)
         self.demo = demo
         title = self.make_title()
-        self.say("conditioning.say.intro", FadeIn(title), run_time=1.0, hold=1.0)
+        self.say("intro", FadeIn(title), run_time=1.0, hold=1.0)
 
         panels = []
         for run, center, color in ((demo.drawn_before, (-3.55, -0.15, 0), colors.rmsnorm),
@@ -66,34 +64,34 @@ class Conditioning(NormGeoScene):
         self.before_path, self.after_path = path_a, path_b
         self.before_plane, self.after_plane = plane_a, plane_b
 
-        scales = {"small": fmt_scientific(spec.small_scale), "large": fmt_scientific(spec.large_scale)}
-        spoken_scales = {"small": fmt_plain_scientific(spec.small_scale), "large": fmt_plain_scientific(spec.large_scale)}
-        caption_a = self.text("conditioning.before", font_size=SMALL_SIZE, **scales).next_to(plane_a, UP, buff=0.12)
-        caption_b = self.text("conditioning.after", font_size=SMALL_SIZE).next_to(plane_b, UP, buff=0.12)
-        kappa_a = self.text("conditioning.kappa", font_size=SMALL_SIZE + 4, color=colors.rmsnorm,
-                            kappa=fmt_scientific(demo.kappa_raw))
-        drawn = self.text("conditioning.drawn", font_size=SMALL_SIZE - 4, color=colors.muted,
-                          kappa=fmt_number(demo.drawn_before.kappa))
-        steps_a = self.text("conditioning.steps", font_size=SMALL_SIZE, steps=fmt_scientific(demo.steps_raw))
+        scales = {"small": self.fmt.scientific(spec.small_scale), "large": self.fmt.scientific(spec.large_scale)}
+        spoken_scales = {"small": self.fmt.plain_scientific(spec.small_scale), "large": self.fmt.plain_scientific(spec.large_scale)}
+        caption_a = self.text("before", font_size=SMALL_SIZE, **scales).next_to(plane_a, UP, buff=0.12)
+        caption_b = self.text("after", font_size=SMALL_SIZE).next_to(plane_b, UP, buff=0.12)
+        kappa_a = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.rmsnorm,
+                            kappa=self.fmt.scientific(demo.kappa_raw))
+        drawn = self.text("drawn", font_size=SMALL_SIZE - 4, color=colors.muted,
+                          kappa=self.fmt.number(demo.drawn_before.kappa))
+        steps_a = self.text("steps", font_size=SMALL_SIZE, steps=self.fmt.scientific(demo.steps_raw))
         readout_a = VGroup(kappa_a, drawn, steps_a).arrange(DOWN, buff=0.12).next_to(plane_a, DOWN, buff=0.15)
-        kappa_b = self.text("conditioning.kappa", font_size=SMALL_SIZE + 4, color=colors.layernorm,
-                            kappa=fmt_number(demo.kappa_standardized, 1))
-        steps_b = self.text("conditioning.steps", font_size=SMALL_SIZE, steps=fmt_scientific(demo.steps_standardized))
+        kappa_b = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.layernorm,
+                            kappa=self.fmt.number(demo.kappa_standardized, 1))
+        steps_b = self.text("steps", font_size=SMALL_SIZE, steps=self.fmt.scientific(demo.steps_standardized))
         readout_b = VGroup(kappa_b, steps_b).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
         for readout in (readout_a, readout_b):
             fit_width(readout, 6.4)
         self.readouts = (readout_a, readout_b)
 
-        self.say("conditioning.say.before", Create(plane_a), FadeIn(caption_a), FadeIn(kappa_a), run_time=1.2, hold=1.5,
-                 kappa=fmt_plain_scientific(demo.kappa_raw), **spoken_scales)
-        self.say("conditioning.say.drawn", Create(curves_a), FadeIn(drawn), run_time=1.2, hold=0.5,
-                 drawn=fmt_number(demo.drawn_before.kappa))
-        rule = self.text("conditioning.step-rule", font_size=SMALL_SIZE, color=colors.highlight,
-                         fraction=fmt_number(demo.step_fraction))
+        self.say("before", Create(plane_a), FadeIn(caption_a), FadeIn(kappa_a), run_time=1.2, hold=1.5,
+                 kappa=self.fmt.plain_scientific(demo.kappa_raw), **spoken_scales)
+        self.say("drawn", Create(curves_a), FadeIn(drawn), run_time=1.2, hold=0.5,
+                 drawn=self.fmt.number(demo.drawn_before.kappa))
+        rule = self.text("step-rule", font_size=SMALL_SIZE, color=colors.highlight,
+                         fraction=self.fmt.number(demo.step_fraction))
         fit_width(rule, 13.0).next_to(title, DOWN, buff=0.25).align_to(title, LEFT)
-        self.say("conditioning.say.descent", Create(path_a), FadeIn(dots_a, lag_ratio=0.05), FadeIn(steps_a), FadeIn(rule),
-                 run_time=2.5, hold=1.0, steps=fmt_plain_scientific(demo.steps_raw))
-        self.say("conditioning.say.after", Create(plane_b), FadeIn(caption_b), Create(curves_b), Create(path_b),
+        self.say("descent", Create(path_a), FadeIn(dots_a, lag_ratio=0.05), FadeIn(steps_a), FadeIn(rule),
+                 run_time=2.5, hold=1.0, steps=self.fmt.plain_scientific(demo.steps_raw))
+        self.say("after", Create(plane_b), FadeIn(caption_b), Create(curves_b), Create(path_b),
                  FadeIn(dots_b, lag_ratio=0.05), FadeIn(readout_b), run_time=2.5, hold=1.5,
-                 kappa=fmt_number(demo.kappa_standardized, 1), steps=fmt_plain_scientific(demo.steps_standardized))
-        self.say("conditioning.say.mechanisms", run_time=0.0, hold=2.0)
+                 kappa=self.fmt.number(demo.kappa_standardized, 1), steps=self.fmt.plain_scientific(demo.steps_standardized))
+        self.say("mechanisms", run_time=0.0, hold=2.0)

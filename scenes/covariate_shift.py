@@ -8,11 +8,10 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, Create, FadeIn, Line, VGroup
 
 from normgeo import VARIANTS, covariate_shift_study
-from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.numbers import fmt_fixed, fmt_number
-from scenes.plots import axis_labels, curve, make_axes, nice_step
-from scenes.spec import SceneSpec, check_range
-from scenes.widgets import text_mobject
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
+from scenes.kit.spec import SceneSpec, check_range
+from scenes.kit.widgets import text_mobject
 
 __all__ = ["CovariateShiftSpec", "CovariateShift"]
 
@@ -35,7 +34,6 @@ class CovariateShiftSpec(SceneSpec):
 class CovariateShift(NormGeoScene):
     """The claim, the noisy-BatchNorm test, three loss curves and what they measure."""
 
-    scene_id = "covariate-shift"
     spec_class = CovariateShiftSpec
 
     def construct(self) -> None:
@@ -44,24 +42,24 @@ class CovariateShift(NormGeoScene):
         self.study = study
         hues = {"none": colors.raw, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.highlight}
         title = self.make_title()
-        claim = self.text("covariate-shift.claim", font_size=SMALL_SIZE + 2)
-        test = self.text("covariate-shift.test", font_size=SMALL_SIZE + 2, color=colors.muted)
+        claim = self.text("claim", font_size=SMALL_SIZE + 2)
+        test = self.text("test", font_size=SMALL_SIZE + 2, color=colors.muted)
         note = VGroup(claim, test).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         fit_width(note, 13.2).next_to(title, DOWN, buff=0.3).align_to(title, LEFT)
-        self.say("covariate-shift.say.claim", FadeIn(title), FadeIn(claim), run_time=1.2, hold=1.0)
-        self.say("covariate-shift.say.test", FadeIn(test), run_time=1.0, hold=1.0)
+        self.say("claim", FadeIn(title), FadeIn(claim), run_time=1.2, hold=1.0)
+        self.say("test", FadeIn(test), run_time=1.0, hold=1.0)
 
         smoothed = {v: study.runs[v].smoothed_losses(spec.window) for v in VARIANTS}
         top = float(max(s.max() for s in smoothed.values()))
         axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)), 6.6, 3.9, colors)
         axes.to_corner(DOWN + LEFT, buff=0.6).shift(RIGHT * 0.3)
-        labels = axis_labels(axes, self.words("covariate-shift.x-axis"),
-                             self.words("covariate-shift.y-axis", window=spec.window), spec.lang, colors.text)
+        labels = axis_labels(axes, self.words("x-axis"),
+                             self.words("y-axis", window=spec.window), spec.lang, colors.text)
         steps = np.arange(1, spec.steps + 1)
         curves = VGroup(*(curve(axes, steps, smoothed[v], hues[v], stroke_width=3.5) for v in VARIANTS))
         self.axes, self.curves, self.smoothed = axes, curves, smoothed
-        self.say("covariate-shift.say.curves", Create(axes), FadeIn(labels), *(Create(c) for c in curves),
-                 run_time=2.5, hold=0.5, lr=fmt_number(spec.learning_rate))
+        self.say("curves", Create(axes), FadeIn(labels), *(Create(c) for c in curves),
+                 run_time=2.5, hold=0.5, lr=self.fmt.number(spec.learning_rate))
 
         # The numbers: shift per step, mean loss, landscape variation, per variant.
         mean_loss = {v: study.mean_loss(v) for v in VARIANTS}
@@ -69,28 +67,28 @@ class CovariateShift(NormGeoScene):
         fit_width(table, 5.6).to_edge(RIGHT, buff=0.45).align_to(axes, (0, 1, 0)).shift(DOWN * 0.2)
         self.table = table
         ratio = study.mean_shift("noisy-batchnorm") / study.mean_shift("batchnorm")
-        self.say("covariate-shift.say.shift", FadeIn(table[0]), FadeIn(table[1]), run_time=1.2, hold=1.0,
-                 ratio=fmt_number(ratio, 1))
-        self.say("covariate-shift.say.fast", FadeIn(table[2]), run_time=1.0, hold=1.0,
-                 noisy=fmt_fixed(mean_loss["noisy-batchnorm"]), plain=fmt_fixed(mean_loss["batchnorm"]),
-                 none=fmt_fixed(mean_loss["none"]))
-        self.say("covariate-shift.say.landscape", FadeIn(table[3]), run_time=1.0, hold=1.0,
-                 none=fmt_fixed(study.mean_landscape_variation("none")),
-                 plain=fmt_fixed(study.mean_landscape_variation("batchnorm")))
-        conclusion = self.text("covariate-shift.conclusion", font_size=SMALL_SIZE + 2, color=colors.highlight)
+        self.say("shift", FadeIn(table[0]), FadeIn(table[1]), run_time=1.2, hold=1.0,
+                 ratio=self.fmt.number(ratio, 1))
+        self.say("fast", FadeIn(table[2]), run_time=1.0, hold=1.0,
+                 noisy=self.fmt.fixed(mean_loss["noisy-batchnorm"]), plain=self.fmt.fixed(mean_loss["batchnorm"]),
+                 none=self.fmt.fixed(mean_loss["none"]))
+        self.say("landscape", FadeIn(table[3]), run_time=1.0, hold=1.0,
+                 none=self.fmt.fixed(study.mean_landscape_variation("none")),
+                 plain=self.fmt.fixed(study.mean_landscape_variation("batchnorm")))
+        conclusion = self.text("conclusion", font_size=SMALL_SIZE + 2, color=colors.highlight)
         fit_width(conclusion, 5.6).next_to(table, DOWN, buff=0.6).align_to(table, LEFT)
-        self.say("covariate-shift.say.conclusion", FadeIn(conclusion), run_time=1.0, hold=2.0)
+        self.say("conclusion", FadeIn(conclusion), run_time=1.0, hold=2.0)
 
     def numbers_table(self, study, mean_loss, hues) -> VGroup:
         """Columns: variant | shift per step | mean loss | variation along ∇ (each a VGroup column)."""
         colors, lang = self.palette, self.spec.lang
         size = SMALL_SIZE
-        names = [text_mobject(self.words(f"covariate-shift.variant.{v}"), lang, hues[v], size) for v in VARIANTS]
+        names = [text_mobject(self.words(f"variant.{v}"), lang, hues[v], size) for v in VARIANTS]
         columns = [
-            [self.words("covariate-shift.shift-header")] + [f"${fmt_fixed(study.mean_shift(v), 3)}$" for v in VARIANTS],
-            [self.words("covariate-shift.loss-header")] + [f"${fmt_fixed(mean_loss[v], 3)}$" for v in VARIANTS],
-            [self.words("covariate-shift.landscape-header")]
-            + [f"${fmt_fixed(study.mean_landscape_variation(v), 2)}$" for v in VARIANTS],
+            [self.words("shift-header")] + [f"${self.fmt.fixed(study.mean_shift(v), 3)}$" for v in VARIANTS],
+            [self.words("loss-header")] + [f"${self.fmt.fixed(mean_loss[v], 3)}$" for v in VARIANTS],
+            [self.words("landscape-header")]
+            + [f"${self.fmt.fixed(study.mean_landscape_variation(v), 2)}$" for v in VARIANTS],
         ]
         header_blank = text_mobject(" ", lang, colors.text, size)
         cells = [header_blank] + [text_mobject(c[0], lang, colors.muted, size - 4) for c in columns]

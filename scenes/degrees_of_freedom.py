@@ -19,11 +19,10 @@ from manim import (
 )
 
 from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_radius, rms_norm, sample_vectors
-from scenes.adapters import make_plane
-from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.numbers import fmt_number, fmt_vector
-from scenes.spec import SceneSpec, SpecError, Vector, check_range
-from scenes.widgets import closed_curve, dot_at, legend, text_mobject
+from scenes.kit.adapters import make_plane
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.spec import SceneSpec, SpecError, Vector, check_range
+from scenes.kit.widgets import closed_curve, dot_at, legend, text_mobject
 
 __all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
 
@@ -50,7 +49,6 @@ class DegreesOfFreedomSpec(SceneSpec):
 class DegreesOfFreedom(NormGeoScene):
     """The degrees-of-freedom table computed by the core, then γ stretching the circle to an ellipse."""
 
-    scene_id = "degrees-of-freedom"
     spec_class = DegreesOfFreedomSpec
 
     def construct(self) -> None:
@@ -59,14 +57,14 @@ class DegreesOfFreedom(NormGeoScene):
         self.table_values = {layer: [degrees_of_freedom(layer, n) for n in spec.dims] for layer, _ in ROWS}
 
         title = self.make_title()
-        header = [self.words("degrees-of-freedom.header.state"), self.words("degrees-of-freedom.header.constraint"),
-                  self.words("degrees-of-freedom.header.left")]
-        header += [self.words("degrees-of-freedom.header.n", n=n) for n in spec.dims]
+        header = [self.words("header.state"), self.words("header.constraint"),
+                  self.words("header.left")]
+        header += [self.words("header.n", n=n) for n in spec.dims]
         cells = [[self.cell(markup, colors.muted) for markup in header]]
         for layer, key in ROWS:
             removed = len(constraints(layer))
             symbolic = "$n$" if removed == 0 else f"$n - {removed}$"
-            row = [self.words(f"degrees-of-freedom.row.{key}"), self.words(f"degrees-of-freedom.constraint.{key}"),
+            row = [self.words(f"row.{key}"), self.words(f"constraint.{key}"),
                    symbolic] + [f"${value}$" for value in self.table_values[layer]]
             cells.append([self.cell(markup, row_colors[layer]) for markup in row])
         table = VGroup(*(m for row in cells for m in row)).arrange_in_grid(
@@ -77,19 +75,19 @@ class DegreesOfFreedom(NormGeoScene):
                     stroke_width=1.5).shift(DOWN * (cells[0][0].height + 0.16))
         self.table = table
         self.table_cells = cells
-        self.say("degrees-of-freedom.say.intro", FadeIn(title), *(FadeIn(m) for m in cells[0]), Create(rule),
+        self.say("intro", FadeIn(title), *(FadeIn(m) for m in cells[0]), Create(rule),
                  run_time=1.2, hold=0.5)
         for (layer, key), row in zip(ROWS, cells[1:]):
-            self.say(f"degrees-of-freedom.say.{key if key != 'none' else 'raw'}", FadeIn(VGroup(*row), lag_ratio=0.1),
+            self.say(f"{key if key != 'none' else 'raw'}", FadeIn(VGroup(*row), lag_ratio=0.1),
                      run_time=1.0, hold=1.2)
 
         n_high = spec.dims[-1]
         values = {"n": n_high, "l2": degrees_of_freedom("rmsnorm", n_high), "ln": degrees_of_freedom("layernorm", n_high)}
-        qwen = self.text("degrees-of-freedom.qwen", font_size=SMALL_SIZE + 2, color=colors.highlight, **values)
+        qwen = self.text("qwen", font_size=SMALL_SIZE + 2, color=colors.highlight, **values)
         fit_width(qwen, 8.2).next_to(table, DOWN, buff=0.45, aligned_edge=LEFT)
         column = VGroup(*(row[-1] for row in cells))
         box = self.highlight_box(column)
-        self.say("degrees-of-freedom.say.qwen", Create(box), FadeIn(qwen), run_time=1.2, hold=3.5, **values)
+        self.say("qwen", Create(box), FadeIn(qwen), run_time=1.2, hold=3.5, **values)
 
         # A10: γ scales each dimension after normalization: the circle of radius √2 becomes an ellipse.
         gamma = np.array(spec.gamma)
@@ -107,19 +105,19 @@ class DegreesOfFreedom(NormGeoScene):
         ellipse = closed_curve(plane, stretched_ring, colors.highlight)
         stretched_dots = VGroup(*(dot_at(plane, p, colors.highlight, radius=0.06) for p in stretched))
         self.ellipse, self.stretched_dots = ellipse, stretched_dots
-        gamma_text = self.text("degrees-of-freedom.gamma", font_size=SMALL_SIZE + 2, gamma=fmt_vector(gamma))
+        gamma_text = self.text("gamma", font_size=SMALL_SIZE + 2, gamma=self.fmt.vector(gamma))
         fit_width(gamma_text, 6.5).next_to(qwen, DOWN, buff=0.35, aligned_edge=LEFT)
         key = legend(
             [
-                (colors.rmsnorm, self.words("degrees-of-freedom.legend.circle", radius=fmt_number(radius))),
-                (colors.highlight, self.words("degrees-of-freedom.legend.ellipse")),
+                (colors.rmsnorm, self.words("legend.circle", radius=self.fmt.number(radius))),
+                (colors.highlight, self.words("legend.ellipse")),
             ],
             spec.lang,
             colors.text,
             SMALL_SIZE,
         ).next_to(gamma_text, DOWN, buff=0.4, aligned_edge=LEFT)
-        self.say("degrees-of-freedom.say.gamma", Transform(curve.copy(), ellipse), ReplacementTransform(dots, stretched_dots),
-                 FadeIn(gamma_text), FadeIn(key), run_time=2.0, hold=3.0, gamma=fmt_vector(gamma))
+        self.say("gamma", Transform(curve.copy(), ellipse), ReplacementTransform(dots, stretched_dots),
+                 FadeIn(gamma_text), FadeIn(key), run_time=2.0, hold=3.0, gamma=self.fmt.vector(gamma))
 
     def cell(self, markup: str, color: str):
         return text_mobject(markup, self.spec.lang, color, SMALL_SIZE + 2)

@@ -16,12 +16,11 @@ from normgeo import (
     project_to_zero_mean_hyperplane,
     sample_vectors,
 )
-from scenes.adapters import make_plane
-from scenes.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
-from scenes.formulas import FORMULAS
-from scenes.numbers import fmt_number, fmt_vector
-from scenes.spec import SceneSpec, check_range
-from scenes.widgets import circle_of_radius, dot_at, legend, segment
+from scenes.kit.adapters import make_plane
+from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.formulas import FORMULAS
+from scenes.kit.spec import SceneSpec, check_range
+from scenes.kit.widgets import circle_of_radius, dot_at, legend, segment
 
 __all__ = ["LayerNorm2DSpec", "LayerNorm2D"]
 
@@ -44,7 +43,6 @@ class LayerNorm2DSpec(SceneSpec):
 class LayerNorm2D(NormGeoScene):
     """Random inputs → centred onto x + y = 0 → scaled to √2: all end at (1, −1) or (−1, 1)."""
 
-    scene_id = "layernorm-2d"
     spec_class = LayerNorm2DSpec
 
     def construct(self) -> None:
@@ -58,7 +56,7 @@ class LayerNorm2D(NormGeoScene):
         meeting_points = layer_norm(np.array([direction, -direction]), eps=0.0)  # line ∩ circle, from the core
         dof, dof_high = degrees_of_freedom("layernorm", n), degrees_of_freedom("layernorm", spec.high_dim)
         extent = 1.12 * max(float(euclidean_norm(inputs).max()), radius)
-        p, q = fmt_vector(meeting_points[0]), fmt_vector(meeting_points[1])
+        p, q = self.fmt.vector(meeting_points[0]), self.fmt.vector(meeting_points[1])
 
         title = self.make_title()
         plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
@@ -67,41 +65,41 @@ class LayerNorm2D(NormGeoScene):
         key = legend(
             [
                 (colors.hyperplane, self.words("common.zero-mean-line")),
-                (colors.layernorm, self.words("layernorm-2d.circle-label", radius=fmt_number(radius))),
+                (colors.layernorm, self.words("circle-label", radius=self.fmt.number(radius))),
             ],
             spec.lang,
             colors.text,
             SMALL_SIZE + 2,
         )
         fit_width(key, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
-        self.say("layernorm-2d.say.line", FadeIn(title), Create(plane), Create(line), FadeIn(key[0]),
+        self.say("line", FadeIn(title), Create(plane), Create(line), FadeIn(key[0]),
                  run_time=1.5, hold=0.8)
         circle = circle_of_radius(plane, radius, colors.layernorm)
-        self.say("layernorm-2d.say.circle", Create(circle), FadeIn(key[1]), run_time=1.2, hold=0.6)
+        self.say("circle", Create(circle), FadeIn(key[1]), run_time=1.2, hold=0.6)
         targets = VGroup(*(dot_at(plane, point, colors.highlight, radius=0.11) for point in meeting_points))
         self.meeting_dots = targets
         intersection = self.formula(FORMULAS["layernorm-2d-points"].format(p=p, q=q), font_size=26)
         fit_width(intersection, COLUMN_WIDTH).next_to(key, DOWN, buff=0.4, aligned_edge=LEFT)
-        self.say("layernorm-2d.say.meet", FadeIn(targets), Write(intersection), run_time=1.2, hold=1.2, p=p, q=q)
+        self.say("meet", FadeIn(targets), Write(intersection), run_time=1.2, hold=1.2, p=p, q=q)
 
         dots = VGroup(*(dot_at(plane, v, colors.raw, radius=0.055) for v in inputs))
-        self.say("layernorm-2d.say.inputs", FadeIn(dots, lag_ratio=0.05), run_time=1.2, hold=0.6, count=spec.count)
+        self.say("inputs", FadeIn(dots, lag_ratio=0.05), run_time=1.2, hold=0.6, count=spec.count)
         on_line = VGroup(*(dot_at(plane, v, colors.hyperplane, radius=0.055) for v in centred))
-        self.say("layernorm-2d.say.centre", ReplacementTransform(dots, on_line), run_time=1.8, hold=0.6)
+        self.say("centre", ReplacementTransform(dots, on_line), run_time=1.8, hold=0.6)
         landed = VGroup(*(dot_at(plane, v, colors.layernorm, radius=0.055) for v in outputs))
         self.output_dots = landed
-        self.say("layernorm-2d.say.scale", ReplacementTransform(on_line, landed), run_time=1.8, hold=0.6)
+        self.say("scale", ReplacementTransform(on_line, landed), run_time=1.8, hold=0.6)
 
         at_p = int(np.sum(np.isclose(outputs, meeting_points[0]).all(axis=1)))
-        tally = self.text("layernorm-2d.count", font_size=SMALL_SIZE + 2, count=spec.count, landed=at_p,
+        tally = self.text("count", font_size=SMALL_SIZE + 2, count=spec.count, landed=at_p,
                           other=spec.count - at_p, p=p, q=q)
-        dof_text = self.text("layernorm-2d.dof", font_size=SMALL_SIZE + 6, color=colors.highlight, dof=dof)
-        high_text = self.text("layernorm-2d.dof-high", font_size=SMALL_SIZE + 2, color=colors.muted,
+        dof_text = self.text("dof", font_size=SMALL_SIZE + 6, color=colors.highlight, dof=dof)
+        high_text = self.text("dof-high", font_size=SMALL_SIZE + 2, color=colors.muted,
                               n=spec.high_dim, dof=dof_high)
         summary = VGroup(tally, dof_text, high_text).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         fit_width(summary, COLUMN_WIDTH).next_to(intersection, DOWN, buff=0.5, aligned_edge=LEFT)
         self.summary = summary
-        self.say("layernorm-2d.say.dof", FadeIn(summary, lag_ratio=0.3), run_time=1.5, hold=3.5,
+        self.say("dof", FadeIn(summary, lag_ratio=0.3), run_time=1.5, hold=3.5,
                  dof=dof, n=spec.high_dim, dof_high=dof_high)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Arrow3D, Sphere, Create, FadeIn, ReplacementTransform, VGroup
@@ -18,12 +19,11 @@ from normgeo import (
     sphere_rings,
     square_in_plane,
 )
-from scenes.adapters import make_space_axes
-from scenes.base import EDGE, SMALL_SIZE, NormGeoThreeDScene, fit_width
-from scenes.formulas import FORMULAS
-from scenes.numbers import fmt_number, fmt_vector
-from scenes.spec import SceneSpec, SpecError, Vector, check_vectors
-from scenes.widgets import legend, space_polygon, space_polyline, space_segment, wire_sphere
+from scenes.kit.adapters import make_space_axes
+from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoThreeDScene, fit_width
+from scenes.kit.formulas import FORMULAS
+from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors
+from scenes.kit.widgets import legend, space_polygon, space_polyline, space_segment, wire_sphere
 
 __all__ = ["LayerNormHyperplaneSpec", "LayerNormHyperplane"]
 
@@ -43,7 +43,7 @@ class LayerNormHyperplaneSpec(SceneSpec):
     vector: Vector = (2.6, 0.4, 1.8)
     # "wire": the sphere as curves and flat arrow tips (cheap); "surface": Manim's shaded Sphere and
     # Arrow3D (about a thousand faces each, ~1 ms per face per frame), kept for the benchmark's before/after.
-    style: str = "wire"
+    style: Literal["wire", "surface"] = "wire"
 
     def validate(self) -> None:
         if self.style not in ("wire", "surface"):
@@ -56,7 +56,6 @@ class LayerNormHyperplaneSpec(SceneSpec):
 class LayerNormHyperplane(NormGeoThreeDScene):
     """x = μ·1 + (x − μ·1); the centred part on the plane; scaled onto the sphere of radius √3."""
 
-    scene_id = "layernorm-hyperplane"
     spec_class = LayerNormHyperplaneSpec
 
     def construct(self) -> None:
@@ -80,10 +79,10 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         ones_line.set_stroke(opacity=0.6)
         key = legend(
             [
-                (colors.hyperplane, self.words("layernorm-hyperplane.legend.plane")),
-                (colors.mean_part, self.words("layernorm-hyperplane.legend.ones")),
-                (colors.sphere, self.words("layernorm-hyperplane.legend.sphere", n=n, radius=fmt_number(radius))),
-                (colors.layernorm, self.words("layernorm-hyperplane.legend.circle")),
+                (colors.hyperplane, self.words("legend.plane")),
+                (colors.mean_part, self.words("legend.ones")),
+                (colors.sphere, self.words("legend.sphere", n=n, radius=self.fmt.number(radius))),
+                (colors.layernorm, self.words("legend.circle")),
             ],
             spec.lang,
             colors.text,
@@ -91,42 +90,42 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         ).to_corner(UR, buff=EDGE)
         self.fix_in_frame(key)
         key.set_opacity(0)
-        self.say("layernorm-hyperplane.say.intro", FadeIn(title), Create(axes), run_time=1.2, hold=0.5)
-        self.say("layernorm-hyperplane.say.plane", Create(plane), Create(ones_line),
+        self.say("intro", FadeIn(title), Create(axes), run_time=1.2, hold=0.5)
+        self.say("plane", Create(plane), Create(ones_line),
                  key[0].animate.set_opacity(1), key[1].animate.set_opacity(1), run_time=1.5, hold=1.5)
 
         # x and its orthogonal split into μ·1 and x − μ·1.
         x_arrow = self.tipped(space_segment(axes, origin, x, colors.raw))
         values = {
-            "x": fmt_vector(x),
-            "mean": fmt_number(float(parts.mean)),
-            "centred": fmt_vector(parts.centred_part),
-            "inner": fmt_number(float(parts.mean_part @ parts.centred_part)),
-            "result": fmt_vector(result),
-            "total": fmt_number(float(result.sum())),
-            "length": fmt_number(float(euclidean_norm(result))),
+            "x": self.fmt.vector(x),
+            "mean": self.fmt.number(float(parts.mean)),
+            "centred": self.fmt.vector(parts.centred_part),
+            "inner": self.fmt.number(float(parts.mean_part @ parts.centred_part)),
+            "result": self.fmt.vector(result),
+            "total": self.fmt.number(float(result.sum())),
+            "length": self.fmt.number(float(euclidean_norm(result))),
         }
         readout = VGroup(
-            self.text("layernorm-hyperplane.readout.x", font_size=SMALL_SIZE, **values),
-            self.text("layernorm-hyperplane.readout.split", font_size=SMALL_SIZE, **values),
-            self.text("layernorm-hyperplane.readout.orthogonal", font_size=SMALL_SIZE, **values),
-            self.text("layernorm-hyperplane.readout.result", font_size=SMALL_SIZE, color=colors.layernorm, **values),
+            self.text("readout.x", font_size=SMALL_SIZE, **values),
+            self.text("readout.split", font_size=SMALL_SIZE, **values),
+            self.text("readout.orthogonal", font_size=SMALL_SIZE, **values),
+            self.text("readout.result", font_size=SMALL_SIZE, color=colors.layernorm, **values),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.16).to_corner(DL, buff=EDGE)
         self.readout = readout
         self.fix_in_frame(readout)
         readout.set_opacity(0)
-        self.say("layernorm-hyperplane.say.vector", Create(x_arrow), readout[0].animate.set_opacity(1),
+        self.say("vector", Create(x_arrow), readout[0].animate.set_opacity(1),
                  run_time=1.0, hold=0.5, **values)
         mean_arrow = self.tipped(space_segment(axes, origin, parts.mean_part, colors.mean_part, stroke_width=8))
         centred_from_mean = space_segment(axes, parts.mean_part, x, colors.centred_part)
-        self.say("layernorm-hyperplane.say.split", Create(mean_arrow), Create(centred_from_mean),
+        self.say("split", Create(mean_arrow), Create(centred_from_mean),
                  readout[1].animate.set_opacity(1), readout[2].animate.set_opacity(1),
                  run_time=1.5, hold=2.5, **values)
 
         # Subtract μ·1: the centred part, moved to the origin, lies on the plane.
         centred_arrow = self.tipped(space_segment(axes, origin, parts.centred_part, colors.centred_part))
         self.centred_arrow = centred_arrow
-        self.say("layernorm-hyperplane.say.centre", ReplacementTransform(centred_from_mean, centred_arrow),
+        self.say("centre", ReplacementTransform(centred_from_mean, centred_arrow),
                  x_arrow.animate.set_opacity(0.35), mean_arrow.animate.set_opacity(0.35), run_time=1.5, hold=1.0)
 
         # Divide by σ: onto the sphere of radius √n; the output lies on plane ∩ sphere.
@@ -137,18 +136,18 @@ class LayerNormHyperplane(NormGeoThreeDScene):
             sphere = wire_sphere(axes, *self.rings(radius), colors.sphere, opacity=0.35)
         result_arrow = self.tipped(space_segment(axes, origin, result, colors.layernorm, stroke_width=7))
         self.result_arrow = result_arrow
-        self.say("layernorm-hyperplane.say.scale", Create(sphere), ReplacementTransform(centred_arrow, result_arrow),
+        self.say("scale", Create(sphere), ReplacementTransform(centred_arrow, result_arrow),
                  key[2].animate.set_opacity(1), run_time=1.8, hold=1.2, n=n)
         circle = space_polyline(axes, circle_in_plane(u, w, radius, samples=120), colors.layernorm, 5, closed=True)
         self.intersection_circle = circle
-        self.say("layernorm-hyperplane.say.circle", Create(circle), key[3].animate.set_opacity(1),
+        self.say("circle", Create(circle), key[3].animate.set_opacity(1),
                  readout[3].animate.set_opacity(1), run_time=1.5, hold=1.5)
 
         # Let the camera show it: edge-on (the plane is a line) and along 1 (the circle).
-        hold = self.caption("layernorm-hyperplane.say.edge-on", run_time=2.5, hold=1.0)
+        hold = self.caption("edge-on", run_time=2.5, hold=1.0)
         self.move_camera(run_time=2.5, **EDGE_ON)
         self.wait(hold)
-        hold = self.caption("layernorm-hyperplane.say.face-on", run_time=2.5, hold=1.0, n=n)
+        hold = self.caption("face-on", run_time=2.5, hold=1.0, n=n)
         self.move_camera(run_time=2.5, **FACE_ON)
         self.wait(hold)
         formula = self.formula(FORMULAS["layernorm"], font_size=26, color=colors.layernorm)

@@ -8,12 +8,11 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, Transform, VGroup
 
 from normgeo import batch_norm, group_norm, layer_norm, rms_norm, statistic_groups, statistics_by_group
-from scenes.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
-from scenes.grids import cell_rectangles, number_cells, shade_groups
-from scenes.languages import layer_name
-from scenes.numbers import fmt_fixed, fmt_number, fmt_scientific
-from scenes.spec import SceneSpec, SpecError, Vectors
-from scenes.widgets import text_mobject
+from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
+from scenes.kit.languages import layer_name
+from scenes.kit.spec import SceneSpec, SpecError, Vectors
+from scenes.kit.widgets import text_mobject
 
 __all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
 
@@ -58,7 +57,6 @@ class GridState:
 class NormalizationAxes(NormGeoScene):
     """Step through none, BatchNorm, LayerNorm, RMSNorm and GroupNorm; end on the comparison table."""
 
-    scene_id = "normalization-axes"
     spec_class = NormalizationAxesSpec
 
     def states(self) -> list[GridState]:
@@ -84,27 +82,27 @@ class NormalizationAxes(NormGeoScene):
 
         title = self.make_title()
         cells = cell_rectangles(shape, cell_width, cell_height, colors.muted).move_to((-3.0, -0.2, 0))
-        features = self.text("normalization-axes.features", font_size=SMALL_SIZE, color=colors.muted)
+        features = self.text("features", font_size=SMALL_SIZE, color=colors.muted)
         features.next_to(cells, UP, buff=0.15).align_to(cells, LEFT)
-        batch = self.text("normalization-axes.batch", font_size=SMALL_SIZE, color=colors.muted)
+        batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
         batch.next_to(cells, LEFT, buff=0.2).align_to(cells, UP)
         self.cells = cells
         self.shown = {}
 
         def numbers_for(state: GridState):
-            texts = [fmt_number(v, 2) if state.key == "none" else fmt_fixed(v, 2) for v in state.values.ravel()]
+            texts = [self.fmt.number(v, 2) if state.key == "none" else self.fmt.fixed(v, 2) for v in state.values.ravel()]
             self.shown[state.key] = texts
             return number_cells(state.values, texts, cells, spec.lang, colors.text, SMALL_SIZE)
 
         def info_for(state: GridState):
-            name = self.text(f"normalization-axes.state.{state.layer}", font_size=SMALL_SIZE + 8,
+            name = self.text(f"state.{state.layer}", font_size=SMALL_SIZE + 8,
                              color=colors.layer(state.layer), groups=state.groups or "")
-            axes_name = self.words(f"normalization-axes.axes.{state.layer}")
-            averaged = self.text("normalization-axes.averaged-over", font_size=SMALL_SIZE, axes=axes_name)
-            note = (self.text("normalization-axes.raw-values", font_size=SMALL_SIZE - 2, color=colors.muted)
+            axes_name = self.words(f"axes.{state.layer}")
+            averaged = self.text("averaged-over", font_size=SMALL_SIZE, axes=axes_name)
+            note = (self.text("raw-values", font_size=SMALL_SIZE - 2, color=colors.muted)
                     if state.key == "none" else
-                    self.text("normalization-axes.values", font_size=SMALL_SIZE - 2, color=colors.muted,
-                              eps=fmt_scientific(spec.eps)))
+                    self.text("values", font_size=SMALL_SIZE - 2, color=colors.muted,
+                              eps=self.fmt.scientific(spec.eps)))
             info = VGroup(name, averaged, note).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             return fit_width(info, 3.7).to_edge(RIGHT, buff=0.45).align_to(cells, UP)
 
@@ -115,7 +113,7 @@ class NormalizationAxes(NormGeoScene):
 
         first = states[0]
         numbers, shading, info = numbers_for(first), shading_for(first), info_for(first)
-        self.say("normalization-axes.say.intro", FadeIn(title), FadeIn(cells), FadeIn(features), FadeIn(batch),
+        self.say("intro", FadeIn(title), FadeIn(cells), FadeIn(features), FadeIn(batch),
                  FadeIn(shading), FadeIn(numbers), FadeIn(info), run_time=1.5, hold=1.5)
 
         row_stats = VGroup()
@@ -129,13 +127,13 @@ class NormalizationAxes(NormGeoScene):
                 self.row_means, self.row_rms = stats.mean, stats.rms
                 row_stats = self.row_statistics(stats, cells)
                 animations.append(FadeIn(row_stats))
-                values = {"mean": fmt_number(float(np.mean(stats.mean)), 2)}
+                values = {"mean": self.fmt.number(float(np.mean(stats.mean)), 2)}
             elif row_stats:
                 animations.append(FadeOut(row_stats))
                 row_stats = VGroup()
             if state.groups:
                 values = {"groups": state.groups}
-            self.say(f"normalization-axes.say.{state.key}", *animations, run_time=1.2,
+            self.say(f"{state.key}", *animations, run_time=1.2,
                      hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
         self.numbers, self.shading = numbers, shading
         self.final_state = states[-1]
@@ -146,7 +144,7 @@ class NormalizationAxes(NormGeoScene):
         self.table = table
         target = grid_group.copy().scale(0.8).to_corner(UL, buff=EDGE).shift(DOWN * 0.85 + RIGHT * 0.4)
         info_target = info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
-        self.say("normalization-axes.say.table", Transform(grid_group, target), Transform(info, info_target),
+        self.say("table", Transform(grid_group, target), Transform(info, info_target),
                  FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
 
     def row_statistics(self, stats, cells: VGroup) -> VGroup:
@@ -154,10 +152,10 @@ class NormalizationAxes(NormGeoScene):
         colors, lang = self.palette, self.spec.lang
         cols = len(cells) // len(stats.mean)
         column = VGroup()
-        for header_key, values, color in (("normalization-axes.rms", stats.rms, colors.rmsnorm),
-                                          ("normalization-axes.mean", stats.mean, colors.highlight)):
+        for header_key, values, color in (("rms", stats.rms, colors.rmsnorm),
+                                          ("mean", stats.mean, colors.highlight)):
             header = self.text(header_key, font_size=SMALL_SIZE - 2, color=colors.muted)
-            entries = VGroup(*(text_mobject(f"${fmt_fixed(v, 2)}$", lang, color, SMALL_SIZE)
+            entries = VGroup(*(text_mobject(f"${self.fmt.fixed(v, 2)}$", lang, color, SMALL_SIZE)
                                .move_to(cells[r * cols + cols - 1]) for r, v in enumerate(values)))
             column.add(VGroup(header, entries))
         column[0][1].shift(RIGHT * 1.0)
@@ -169,12 +167,12 @@ class NormalizationAxes(NormGeoScene):
     def comparison_table(self) -> VGroup:
         """B8: layer / averaged over / depends on the batch / where it is used."""
         colors, lang = self.palette, self.spec.lang
-        header = [self.words(f"normalization-axes.table.{k}") for k in ("layer", "averaged", "depends", "used")]
+        header = [self.words(f"table.{k}") for k in ("layer", "averaged", "depends", "used")]
         cells = [text_mobject(h, lang, colors.muted, SMALL_SIZE + 2) for h in header]
         for layer in TABLE_LAYERS:
-            depends = self.words("normalization-axes.yes" if DEPENDS_ON_BATCH[layer] else "normalization-axes.no")
+            depends = self.words("yes" if DEPENDS_ON_BATCH[layer] else "no")
             row = [layer_name(layer),
-                   self.words(f"normalization-axes.axes.{layer}"), depends, self.words(f"normalization-axes.used.{layer}")]
+                   self.words(f"axes.{layer}"), depends, self.words(f"used.{layer}")]
             color = colors.layer(layer)
             cells += [text_mobject(row[0], lang, color, SMALL_SIZE + 4)]
             cells += [text_mobject(t, lang, colors.text, SMALL_SIZE + 4) for t in row[1:]]

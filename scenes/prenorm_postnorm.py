@@ -8,11 +8,10 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, Line, RoundedRectangle, VGroup
 
 from normgeo import prenorm_postnorm_study
-from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.numbers import fmt_number
-from scenes.plots import axis_labels, curve, make_axes
-from scenes.spec import SceneSpec, check_range
-from scenes.widgets import text_mobject
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.plots import axis_labels, curve, make_axes
+from scenes.kit.spec import SceneSpec, check_range
+from scenes.kit.widgets import text_mobject
 
 __all__ = ["PrenormPostnormSpec", "PrenormPostnorm"]
 
@@ -39,7 +38,6 @@ class PrenormPostnormSpec(SceneSpec):
 class PrenormPostnorm(NormGeoScene):
     """Two block diagrams (residual path highlighted) and the gradient reaching each block."""
 
-    scene_id = "prenorm-postnorm"
     spec_class = PrenormPostnormSpec
 
     def construct(self) -> None:
@@ -47,13 +45,13 @@ class PrenormPostnorm(NormGeoScene):
         study = prenorm_postnorm_study(spec.depth, spec.width, spec.sublayer_scale, spec.stacks, spec.seed)
         self.study = study
         title = self.make_title()
-        self.say("prenorm-postnorm.say.intro", FadeIn(title), run_time=1.0, hold=0.5)
+        self.say("intro", FadeIn(title), run_time=1.0, hold=0.5)
 
         pre = self.block_diagram("pre", colors.layernorm).move_to((-3.55, 1.55, 0))
         post = self.block_diagram("post", colors.rmsnorm).move_to((3.55, 1.55, 0))
         self.diagrams = {"pre": pre, "post": post}
-        self.say("prenorm-postnorm.say.pre", FadeIn(pre), run_time=1.2, hold=1.5)
-        self.say("prenorm-postnorm.say.post", FadeIn(post), run_time=1.2, hold=1.5)
+        self.say("pre", FadeIn(pre), run_time=1.2, hold=1.5)
+        self.say("post", FadeIn(post), run_time=1.2, hold=1.5)
 
         blocks = np.arange(1, spec.depth + 1)
         low = float(np.floor(np.log10(min(study.pre.min(), study.post.min()))))
@@ -61,23 +59,23 @@ class PrenormPostnorm(NormGeoScene):
         ticks = {float(b): str(int(b)) for b in blocks if b == 1 or b % max(1, spec.depth // 6) == 0}
         axes = make_axes((0.5, spec.depth + 0.5, 1), (low, high, 1), 11.0, 2.5, colors, log_y=True, x_tick_labels=ticks)
         axes.to_edge(DOWN, buff=0.75).shift(RIGHT * 0.4)
-        labels = axis_labels(axes, self.words("prenorm-postnorm.block-axis"), self.words("prenorm-postnorm.grad-axis"),
+        labels = axis_labels(axes, self.words("block-axis"), self.words("grad-axis"),
                              spec.lang, colors.text)
         pre_curve = curve(axes, blocks, study.pre, colors.layernorm, stroke_width=4)
         post_curve = curve(axes, blocks, study.post, colors.rmsnorm, stroke_width=4)
         self.axes, self.curves = axes, {"pre": pre_curve, "post": post_curve}
-        setup = self.text("prenorm-postnorm.setup", font_size=SMALL_SIZE - 4, color=colors.muted, depth=spec.depth,
+        setup = self.text("setup", font_size=SMALL_SIZE - 4, color=colors.muted, depth=spec.depth,
                           width=spec.width, stacks=spec.stacks)
         setup.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
         names = VGroup(
-            self.text("prenorm-postnorm.pre", font_size=SMALL_SIZE, color=colors.layernorm).next_to(pre_curve.get_end(), UP, 0.1),
-            self.text("prenorm-postnorm.post", font_size=SMALL_SIZE, color=colors.rmsnorm).next_to(post_curve.get_end(), DOWN, 0.1),
+            self.text("pre", font_size=SMALL_SIZE, color=colors.layernorm).next_to(pre_curve.get_end(), UP, 0.1),
+            self.text("post", font_size=SMALL_SIZE, color=colors.rmsnorm).next_to(post_curve.get_end(), DOWN, 0.1),
         )
-        self.say("prenorm-postnorm.say.gradients", Create(axes), FadeIn(labels), FadeIn(setup), Create(pre_curve),
+        self.say("gradients", Create(axes), FadeIn(labels), FadeIn(setup), Create(pre_curve),
                  Create(post_curve), FadeIn(names), run_time=2.5, hold=1.5, depth=spec.depth,
-                 pre_first=fmt_number(study.pre[0], 2), post_first=fmt_number(study.post[0], 2),
-                 post_last=fmt_number(study.post[-1], 2))
-        self.say("prenorm-postnorm.say.conclusion", run_time=0.0, hold=1.5)
+                 pre_first=self.fmt.number(study.pre[0], 2), post_first=self.fmt.number(study.post[0], 2),
+                 post_last=self.fmt.number(study.post[-1], 2))
+        self.say("conclusion", run_time=0.0, hold=1.5)
 
     def block_diagram(self, arrangement: str, color: str) -> VGroup:
         """x → … → (+) → out, with the residual path drawn thick; LN on it for post-norm."""
@@ -111,10 +109,10 @@ class PrenormPostnorm(NormGeoScene):
             wires.add(Line(left.get_right(), right.get_left(), color=colors.muted, stroke_width=2.5))
         wires.add(Line(branch[-1].get_right(), (plus_at[0], 0.45, 0), color=colors.muted, stroke_width=2.5),
                   Arrow((plus_at[0], 0.45, 0), plus.get_top(), buff=0, color=colors.muted, stroke_width=2.5, tip_length=0.15))
-        heading = text_mobject(self.words(f"prenorm-postnorm.{arrangement}"), lang, color, SMALL_SIZE + 6)
+        heading = text_mobject(self.words(f"{arrangement}"), lang, color, SMALL_SIZE + 6)
         formula = text_mobject(f"${FORMULAS[arrangement]}$", lang, colors.text, SMALL_SIZE + 2)
         top = VGroup(heading, formula).arrange(RIGHT, buff=0.35).move_to((0, 1.3, 0))
-        path_label = text_mobject(self.words("prenorm-postnorm.residual"), lang, color, SMALL_SIZE - 4)
+        path_label = text_mobject(self.words("residual"), lang, color, SMALL_SIZE - 4)
         path_label.next_to(residual, DOWN, buff=0.12)
         diagram = VGroup(top, x_label, residual, tail, extra, wires, *branch, plus, path_label)
         return fit_width(diagram, 6.6)

@@ -8,12 +8,11 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, Create, FadeIn, GrowArrow, ReplacementTransform, VGroup, Write
 
 from normgeo import euclidean_norm, radial_projection
-from scenes.adapters import make_plane
-from scenes.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
-from scenes.formulas import FORMULAS
-from scenes.numbers import fmt_number, fmt_vector
-from scenes.spec import SceneSpec, SpecError, Vectors, check_vectors
-from scenes.widgets import circle_of_radius, dot_at, legend, ray, segment, vector_arrow
+from scenes.kit.adapters import make_plane
+from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.formulas import FORMULAS
+from scenes.kit.spec import SceneSpec, SpecError, Vectors, check_vectors
+from scenes.kit.widgets import circle_of_radius, dot_at, legend, ray, segment, vector_arrow
 
 __all__ = ["RadialProjectionSpec", "RadialProjection"]
 
@@ -34,7 +33,6 @@ class RadialProjectionSpec(SceneSpec):
 class RadialProjection(NormGeoScene):
     """Raw vectors, their rays, and their radial projections onto the sphere of radius R."""
 
-    scene_id = "radial-projection"
     spec_class = RadialProjectionSpec
 
     def construct(self) -> None:
@@ -47,7 +45,7 @@ class RadialProjection(NormGeoScene):
         title = self.make_title()
         plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
         self.plane = plane
-        self.say("radial-projection.say.intro", FadeIn(title), Create(plane), run_time=1.2, hold=0.6)
+        self.say("intro", FadeIn(title), Create(plane), run_time=1.2, hold=0.6)
 
         # A1: the two sets, named.
         sphere = circle_of_radius(plane, spec.radius, colors.sphere)
@@ -55,28 +53,28 @@ class RadialProjection(NormGeoScene):
         zero_mean_line = segment(plane, -zero_mean_direction, zero_mean_direction, colors.hyperplane, 3)
         sets = legend(
             [
-                (colors.sphere, self.words("radial-projection.sphere-set", radius=fmt_number(spec.radius))),
-                (colors.hyperplane, self.words("radial-projection.hyperplane-set")),
+                (colors.sphere, self.words("sphere-set", radius=self.fmt.number(spec.radius))),
+                (colors.hyperplane, self.words("hyperplane-set")),
             ],
             spec.lang,
             colors.text,
             SMALL_SIZE,
         )
         fit_width(sets, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
-        self.say("radial-projection.say.sets", Create(sphere), Create(zero_mean_line), FadeIn(sets), run_time=1.5, hold=2.5)
+        self.say("sets", Create(sphere), Create(zero_mean_line), FadeIn(sets), run_time=1.5, hold=2.5)
 
         # A2: raw vectors, their rays, and the slide along each ray.
         raw_arrows = VGroup(*(vector_arrow(plane, v, colors.raw) for v in vectors))
         self.raw_arrows = raw_arrows
-        self.say("radial-projection.say.raw", *(GrowArrow(a) for a in raw_arrows), run_time=1.5, hold=0.5)
+        self.say("raw", *(GrowArrow(a) for a in raw_arrows), run_time=1.5, hold=0.5)
         rays = VGroup(*(ray(plane, radial_projection(v, extent), colors.muted) for v in vectors))
-        self.say("radial-projection.say.rays", *(Create(r) for r in rays), run_time=1.0, hold=0.5)
+        self.say("rays", *(Create(r) for r in rays), run_time=1.0, hold=0.5)
         ghosts = raw_arrows.copy().set_opacity(0.25)
         self.add(ghosts)
         projected_arrows = VGroup(*(vector_arrow(plane, p, colors.l2, stroke_width=6) for p in projected))
         self.projected_arrows = projected_arrows
         self.say(
-            "radial-projection.say.slide",
+            "slide",
             ReplacementTransform(raw_arrows, projected_arrows),
             run_time=2.0,
             hold=2.0,
@@ -84,21 +82,21 @@ class RadialProjection(NormGeoScene):
 
         # The worked example: x, its length, its projection, all from the core.
         x, x_length, x_projected = vectors[0], float(lengths[0]), projected[0]
-        values = {"x": fmt_vector(x), "norm": fmt_number(x_length), "proj": fmt_vector(x_projected)}
+        values = {"x": self.fmt.vector(x), "norm": self.fmt.number(x_length), "proj": self.fmt.vector(x_projected)}
         example_dot = dot_at(plane, x_projected, colors.highlight, radius=0.08)
         self.example_dot = example_dot
         readout = VGroup(
-            self.text("radial-projection.example", font_size=SMALL_SIZE + 4, **values),
-            self.text("radial-projection.example-result", font_size=SMALL_SIZE + 4, **values),
-            self.text("radial-projection.direction-kept", font_size=SMALL_SIZE, color=colors.muted),
+            self.text("example", font_size=SMALL_SIZE + 4, **values),
+            self.text("example-result", font_size=SMALL_SIZE + 4, **values),
+            self.text("direction-kept", font_size=SMALL_SIZE, color=colors.muted),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(readout, COLUMN_WIDTH).next_to(sets, DOWN, buff=0.6, aligned_edge=LEFT)
         self.readout = readout
         highlight = ghosts[0].copy().set_opacity(1).set_color(colors.highlight)
-        self.say("radial-projection.say.example", FadeIn(highlight), FadeIn(example_dot), Write(readout),
+        self.say("example", FadeIn(highlight), FadeIn(example_dot), Write(readout),
                  run_time=1.5, hold=3.0, **values)
 
         formula = self.formula(FORMULAS["radial-projection"], font_size=40, color=colors.l2)
         formula.next_to(readout, DOWN, buff=0.7, aligned_edge=LEFT)
         self.formula_mobject = formula
-        self.say("radial-projection.say.formula", Write(formula), run_time=1.2, hold=2.0)
+        self.say("formula", Write(formula), run_time=1.2, hold=2.0)

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from manim import DOWN, RIGHT, UP, FadeIn, VGroup, Write
 
 from normgeo import Layer, statistic_groups
-from scenes.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.formulas import FORMULAS
-from scenes.grids import cell_rectangles, shade_groups
-from scenes.languages import layer_name
-from scenes.spec import SceneSpec, SpecError
-from scenes.widgets import text_mobject
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.formulas import FORMULAS
+from scenes.kit.grids import cell_rectangles, shade_groups
+from scenes.kit.languages import layer_name
+from scenes.kit.spec import SceneSpec, SpecError
+from scenes.kit.widgets import text_mobject
 
 __all__ = ["UnifiedFormulaSpec", "UnifiedFormula"]
 
@@ -38,7 +38,6 @@ class UnifiedFormulaSpec(SceneSpec):
 class UnifiedFormula(NormGeoScene):
     """The formula with its three parts lit in turn; each layer as a partition of the grid."""
 
-    scene_id = "unified-formula"
     spec_class = UnifiedFormulaSpec
 
     def construct(self) -> None:
@@ -47,24 +46,24 @@ class UnifiedFormula(NormGeoScene):
         formula = self.formula(FORMULAS["unified"], font_size=44)
         formula.next_to(title, DOWN, buff=0.45).set_x(0)
         self.formula_mobject = formula
-        self.say("unified-formula.say.intro", FadeIn(title), Write(formula), run_time=1.5, hold=0.5)
+        self.say("intro", FadeIn(title), Write(formula), run_time=1.5, hold=0.5)
 
         part_colors = {"centre": colors.mean_part, "scale": colors.centred_part, "affine": colors.highlight}
         labels = VGroup()
         for part in PARTS:
-            label = self.text(f"unified-formula.part.{part}", font_size=SMALL_SIZE, color=part_colors[part])
+            label = self.text(f"part.{part}", font_size=SMALL_SIZE, color=part_colors[part])
             label.next_to(formula.select(part), DOWN, buff=0.25)
             labels.add(label)
         labels.arrange(RIGHT, buff=0.6).next_to(formula, DOWN, buff=0.35)
         fit_width(labels, 13.0)
         self.part_labels = labels
         for part, label in zip(PARTS, labels):
-            self.say(f"unified-formula.say.{part}", formula.select(part).animate.set_color(part_colors[part]),
+            self.say(f"{part}", formula.select(part).animate.set_color(part_colors[part]),
                      FadeIn(label, shift=UP * 0.1),
                      run_time=1.0, hold=0.6)
 
         shape = (spec.batch, spec.features)
-        caption = self.text("unified-formula.grid-caption", font_size=SMALL_SIZE - 2, color=colors.muted)
+        caption = self.text("grid-caption", font_size=SMALL_SIZE - 2, color=colors.muted)
         self.group_labels = {}
         rows = []
         for layer in LAYERS:
@@ -74,7 +73,7 @@ class UnifiedFormula(NormGeoScene):
             grid = VGroup(shade_groups(cells, labels_, colors.layer(layer)), cells)
             name = text_mobject(layer_name(layer.value), spec.lang, colors.layer(layer), SMALL_SIZE + 2)
             values = {"groups": spec.groups} if layer is Layer.GROUPNORM else {}
-            description = self.text(f"unified-formula.axes.{layer.value}", font_size=SMALL_SIZE, **values)
+            description = self.text(f"axes.{layer.value}", font_size=SMALL_SIZE, **values)
             rows.append((name, grid, description))
         table = VGroup(*(m for row in rows for m in row)).arrange_in_grid(
             rows=len(rows), cols=3, buff=(0.5, 0.22), col_alignments="lcl"
@@ -82,8 +81,8 @@ class UnifiedFormula(NormGeoScene):
         fit_width(table, 12.5).next_to(labels, DOWN, buff=0.45).set_x(0)
         caption.next_to(table, DOWN, buff=0.2)
         self.layer_rows = rows
-        self.say("unified-formula.say.axes", FadeIn(caption), run_time=0.8, hold=0.8)
+        self.say("axes", FadeIn(caption), run_time=0.8, hold=0.8)
         for layer, row in zip(LAYERS, rows):
             values = {"groups": spec.groups} if layer is Layer.GROUPNORM else {}
-            self.say(f"unified-formula.say.{layer.value}", FadeIn(VGroup(*row), shift=RIGHT * 0.2),
+            self.say(f"{layer.value}", FadeIn(VGroup(*row), shift=RIGHT * 0.2),
                      run_time=0.9, hold=0.6, **values)

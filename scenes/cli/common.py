@@ -11,11 +11,11 @@ from pathlib import Path
 import click
 
 from scenes.cli.errors import UsageProblem
-from scenes.cli.settings import FORMATS, QUALITIES, TRANSPARENT_FORMATS
-from scenes.languages import DEFAULT_LANGUAGE, LANGUAGES, REQUIRED_SYSTEM_FONTS
-from scenes.registry import SCENES, UnknownSceneError, entry
-from scenes.spec import SceneSpec, SpecError
-from scenes.theme import DEFAULT_THEME, THEMES
+from scenes.render.settings import FORMATS, QUALITIES, TRANSPARENT_FORMATS
+from scenes.kit.languages import DEFAULT_LANGUAGE, LANGUAGES, REQUIRED_SYSTEM_FONTS
+from scenes.kit.registry import SCENES, UnknownSceneError, entry
+from scenes.kit.spec import SceneSpec, SpecError
+from scenes.kit.theme import DEFAULT_THEME, THEMES
 
 __all__ = [
     "lang_option",

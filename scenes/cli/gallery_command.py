@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from scenes.cli.common import check_output_folder, out_option
-from scenes.cli.rendering import Manifest, atomic_write_text
-from scenes.languages import LANGUAGE_NAMES, message
-from scenes.registry import SCENES
+from scenes.render.jobs import Manifest, atomic_write_text
+from scenes.kit.languages import LANGUAGE_NAMES, message
+from scenes.kit.registry import SCENES
 
 __all__ = ["gallery_command", "build_gallery"]
 

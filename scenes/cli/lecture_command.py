@@ -19,11 +19,11 @@ from scenes.cli.common import (
     theme_option,
 )
 from scenes.cli.render_command import run_jobs
-from scenes.cli.rendering import RenderJob, atomic_write_text, install_file
-from scenes.cli.settings import RenderSettings
-from scenes.cli.subtitles import join_subtitles, srt_to_vtt
-from scenes.languages import message
-from scenes.registry import SCENES
+from scenes.render.jobs import RenderJob, atomic_write_text, install_file
+from scenes.render.settings import RenderSettings
+from scenes.render.subtitles import join_subtitles, srt_to_vtt
+from scenes.kit.languages import message
+from scenes.kit.registry import SCENES
 
 __all__ = ["lecture_command", "lecture_paths"]
 
@@ -45,7 +45,7 @@ def lecture_paths(out_dir: Path, lang: str, theme: str, settings: RenderSettings
 def lecture_command(lang, theme, quality, out_dir, jobs, force, quiet, verbose) -> None:
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
     scene, plus .srt and .vtt subtitles for the whole lecture."""
-    from scenes.cli.video import concatenate_with_chapters, video_duration
+    from scenes.render.video import concatenate_with_chapters, video_duration
 
     check_manim()
     check_fonts(lang)

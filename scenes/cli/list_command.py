@@ -7,7 +7,7 @@ import json
 import click
 
 from scenes.cli.common import lang_option
-from scenes.registry import PACKAGE_DIR, SCENES
+from scenes.kit.registry import PACKAGE_DIR, SCENES
 
 
 @click.command("list")

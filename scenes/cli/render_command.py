@@ -26,9 +26,9 @@ from scenes.cli.common import (
     scene_selection,
     theme_option,
 )
-from scenes.cli.rendering import Manifest, RenderJob, RenderResult, input_hash, is_cached, render_job
+from scenes.render.jobs import Manifest, RenderJob, RenderResult, input_hash, is_cached, render_job
 from scenes.cli.errors import UsageProblem
-from scenes.cli.settings import FORMATS, GifOptions, RenderSettings, parse_resolution, parse_size
+from scenes.render.settings import FORMATS, GifOptions, RenderSettings, parse_resolution, parse_size
 
 __all__ = ["render_command", "still_command", "gif_command", "run_jobs"]
 

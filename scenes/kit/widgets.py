@@ -20,8 +20,8 @@ from manim import (
     VMobject,
 )
 
-from scenes.adapters import to_points
-from scenes.languages import typst_preamble
+from scenes.kit.adapters import to_points
+from scenes.kit.languages import typst_preamble
 
 __all__ = [
     "text_mobject",

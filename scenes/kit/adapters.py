@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from manim import NumberPlane, ThreeDAxes
 
-from scenes.numbers import nice_step
+from scenes.kit.numbers import nice_step
 
 __all__ = ["to_points", "to_coordinates", "make_plane", "make_space_axes"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, RIGHT, Rectangle, VGroup
 
-from scenes.widgets import text_mobject
+from scenes.kit.widgets import text_mobject
 
 __all__ = ["cell_rectangles", "number_cells", "shade_groups", "GROUP_OPACITIES"]
 

@@ -1,16 +1,9 @@
-"""Languages, their fonts, and lookup of on-screen text from the catalog.
-
-All prose a scene shows or narrates comes from ``scenes.catalog.MESSAGES`` by message id;
-entries are Typst markup (inline math between ``$``), filled with numbers the core computed.
-"""
+"""Languages and their fonts. The text itself lives beside each scene (see ``scenes.kit.text``)."""
 
 from __future__ import annotations
 
-import string
-
-from scenes.catalog import MESSAGES
-
-__all__ = ["layer_name", "LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "message", "typst_preamble", "check_language", "FONTS"]
+__all__ = ["layer_name", "LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "typst_preamble", "check_language", "FONTS",
+           "REQUIRED_SYSTEM_FONTS"]
 
 LANGUAGES = ("en", "zh", "ru")
 DEFAULT_LANGUAGE = "en"
@@ -36,25 +29,6 @@ def typst_preamble(lang: str) -> str:
     """Typst set-up for text in ``lang``: font fallback list and text language."""
     fonts = ", ".join(f'"{font}"' for font in FONTS[check_language(lang)])
     return f'#set text(font: ({fonts},), lang: "{lang}")'
-
-
-def message(key: str, lang: str, **values) -> str:
-    """The catalog text ``key`` in ``lang`` with ``{placeholders}`` filled from ``values``.
-
-    >>> message("scene.radial-projection.title", "en")
-    'Normalization is a radial projection'
-    """
-    check_language(lang)
-    try:
-        entry = MESSAGES[key]
-    except KeyError:
-        raise KeyError(f"no message {key!r} in the catalog") from None
-    return entry[lang].format(**values)
-
-
-def placeholders(text: str) -> set[str]:
-    """The ``{names}`` a catalog entry expects."""
-    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
 
 
 LAYER_NAMES = {"none": "—", "l2": "L2", "rmsnorm": "RMSNorm", "layernorm": "LayerNorm", "batchnorm": "BatchNorm",

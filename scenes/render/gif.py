@@ -164,7 +164,7 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
 def gif_ssim(gif: Path, reference: list[np.ndarray], fps: float) -> float:
     """Mean SSIM, over every reference frame (one per 1/fps s), of the GIF frame on screen at that
     moment: GIF optimizers merge repeated frames, so frames are matched by time, not by index."""
-    from scenes.cli.video import frames_at, read_timed_frames
+    from scenes.render.video import frames_at, read_timed_frames
 
     shown = frames_at(read_timed_frames(gif), np.arange(len(reference)) / fps)
     return float(np.mean([ssim(a, b) for a, b in zip(shown, reference)]))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Axes, Line, LogBase, MathTypst, Rectangle, VGroup, VMobject
 
-from scenes.numbers import fmt_number, nice_step
+from scenes.kit.numbers import fmt_number, nice_step
 
-from scenes.widgets import text_mobject
+from scenes.kit.widgets import text_mobject
 
 __all__ = ["make_axes", "nice_step", "curve", "axis_labels", "bar_chart"]
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import normgeo
-from scenes.cli.settings import GifOptions, RenderSettings, artifact_name
-from scenes.registry import PACKAGE_DIR, SCENES, entry
-from scenes.cli.subtitles import write_vtt_beside
-from scenes.spec import SceneSpec
+from scenes.render.settings import GifOptions, RenderSettings, artifact_name
+from scenes.kit.registry import PACKAGE_DIR, SCENES, entry
+from scenes.render.subtitles import write_vtt_beside
+from scenes.kit.spec import SceneSpec
 
 __all__ = ["RenderJob", "RenderResult", "render_job", "input_hash", "Manifest"]
 
@@ -250,7 +250,7 @@ def expand_repeats(frames: list, repeats: list[int] | None) -> list:
 
 def _make_gif(job: RenderJob, frames_dir, repeats, frame_rate: float, scratch: Path):
     """The GIF from Manim's lossless PNG frames; its size and SSIM go into the manifest."""
-    from scenes.cli.gif import GifSettings, best_gif, load_png_frames
+    from scenes.render.gif import GifSettings, best_gif, load_png_frames
 
     if frames_dir is None or not Path(frames_dir).is_dir():
         raise RuntimeError("manim wrote no frames for the GIF")
@@ -284,7 +284,7 @@ def capture_lossless_frames(scene_id: str, spec: SceneSpec | None = None, qualit
     the reference against which GIFs are measured (used by the benchmark)."""
     from manim import config, tempconfig
 
-    from scenes.cli.gif import load_png_frames
+    from scenes.render.gif import load_png_frames
 
     scene_class = entry(scene_id).load()
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-frames-"))

@@ -1,0 +1,117 @@
+"""Subtitle cues as broadcasters set them: at most two lines of about 42 characters (16 for Chinese),
+each on screen long enough to read. A narrated step longer than one cue becomes several consecutive
+cues, split at sentence ends first, then at clause marks, then between words.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times"]
+
+# Characters per subtitle line (Netflix's timed-text style guides: 42 Latin/Cyrillic, 16 Chinese).
+LINE_LENGTH = {"en": 42, "ru": 42, "zh": 16}
+# Reading speed in characters per second (adult programmes: ~17–20 Latin/Cyrillic, ~7.5–9 Chinese).
+READING_SPEED = {"en": 19.0, "ru": 18.0, "zh": 7.5}
+
+# Latin and Cyrillic punctuation ends a unit only before a space (so 2.6 stays whole); Chinese ends it at once.
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；：])")
+_CLAUSE_END = re.compile(r"(?<=[,—])\s+|(?<=[，、])")
+
+
+def reading_seconds(text: str, lang: str) -> float:
+    """Seconds a viewer needs to read ``text`` as a subtitle (at least one second)."""
+    return max(1.0, len(text.replace("\n", "")) / READING_SPEED[lang])
+
+
+def _words(text: str, lang: str) -> list[str]:
+    if lang == "zh":
+        return list(text)  # Chinese breaks between any two characters
+    return text.split(" ")
+
+
+def _join(pieces: list[str], lang: str) -> str:
+    return ("" if lang == "zh" else " ").join(pieces).strip()
+
+
+def wrap_cue(text: str, lang: str) -> str:
+    """``text`` (at most two lines' worth) on one or two lines, broken near the middle between words.
+
+    >>> wrap_cue("Take the vector x = (2.6, 0.4, 1.8).", "en")
+    'Take the vector x = (2.6, 0.4, 1.8).'
+    >>> wrap_cue("Subtracting mu times ones leaves the zero-mean part, which lies on the plane.", "en")
+    'Subtracting mu times ones leaves the\\nzero-mean part, which lies on the plane.'
+    """
+    limit = LINE_LENGTH[lang]
+    if len(text) <= limit:
+        return text
+    words = _words(text, lang)
+    best = None
+    for cut in range(1, len(words)):
+        first, second = _join(words[:cut], lang), _join(words[cut:], lang)
+        if len(first) <= limit and len(second) <= limit:
+            score = abs(len(first) - len(second))
+            if best is None or score < best[0]:
+                best = (score, first, second)
+    if best is None:
+        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}")
+    return f"{best[1]}\n{best[2]}"
+
+
+def _fits(text: str, lang: str) -> bool:
+    try:
+        wrap_cue(text, lang)
+        return True
+    except ValueError:
+        return False
+
+
+def _split_units(text: str, pattern: re.Pattern) -> list[str]:
+    return [part for part in pattern.split(text) if part.strip()]
+
+
+def split_into_cues(text: str, lang: str) -> list[str]:
+    """A narrated line as consecutive cues, each wrapped on at most two lines.
+
+    >>> [c.replace("\\n", " / ") for c in split_into_cues("In one line: x goes to R times x divided by its length. "
+    ...  "The direction does not change at all; only the length does.", "en")]
+    ['In one line: x goes to R times x / divided by its length.', 'The direction does not change at all; / only the length does.']
+    """
+    text = " ".join(text.split()) if lang != "zh" else text.strip()
+    if _fits(text, lang):
+        return [wrap_cue(text, lang)]
+    for pattern in (_SENTENCE_END, _CLAUSE_END):
+        units = _split_units(text, pattern)
+        if len(units) > 1:
+            cues, current = [], ""
+            for unit in units:
+                candidate = _join([current, unit], lang) if current else unit.strip()
+                if current and not _fits(candidate, lang):
+                    cues.extend(split_into_cues(current, lang))
+                    current = unit.strip()
+                else:
+                    current = candidate
+            if current:
+                cues.extend(split_into_cues(current, lang))
+            return cues
+    # One long clause: fill cues word by word.
+    words, cues, current = _words(text, lang), [], []
+    for word in words:
+        if current and not _fits(_join([*current, word], lang), lang):
+            cues.append(wrap_cue(_join(current, lang), lang))
+            current = []
+        current.append(word)
+    if current:
+        cues.append(wrap_cue(_join(current, lang), lang))
+    return cues
+
+
+def cue_times(cues: list[str], start: float, duration: float) -> list[tuple[float, float]]:
+    """Consecutive (start, end) times sharing ``duration`` in proportion to each cue's length."""
+    lengths = [max(1, len(cue.replace("\n", ""))) for cue in cues]
+    total, times, moment = sum(lengths), [], start
+    for length in lengths:
+        end = moment + duration * length / total
+        times.append((moment, end))
+        moment = end
+    return times
