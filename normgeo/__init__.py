@@ -5,7 +5,6 @@ normalization layer as one formula over different axes, degrees of freedom,
 conditioning, and the small simulations the videos plot. Never imports manim.
 """
 
-from normgeo.circles import circle_in_plane, hyperplane_basis, sphere_rings, square_in_plane, unit_angles
 from normgeo.batch_dependence import (
     BatchMeanSpread,
     TrainEvalGap,
@@ -15,25 +14,29 @@ from normgeo.batch_dependence import (
     same_example_in_two_batches,
     train_eval_gap,
 )
+from normgeo.batch_geometry import ChannelColumns, batch_norm_columns
+from normgeo.centring import CentringSweep, angle_between, centring_angle, centring_angle_sweep, rms_layer_norm_angle
+from normgeo.circles import circle_in_plane, hyperplane_basis, sphere_rings, square_in_plane, unit_angles
 from normgeo.conditioning import (
     ConditioningDemo,
     GradientDescentRun,
     condition_number,
     conditioning_demo,
+    contour_levels,
     gradient_descent_path,
     gradient_descent_run,
     largest_stable_step,
     least_squares_hessian,
-    contour_levels,
     quadratic_contours,
     quadratic_value,
     scaled_features,
     standardize_features,
     steps_to_tolerance,
 )
-from normgeo.covariate_shift import VARIANTS, CovariateShiftStudy, TrainingRun, covariate_shift_study, train_mlp
 from normgeo.counting import constraints, degrees_of_freedom, output_radius
+from normgeo.covariate_shift import VARIANTS, CovariateShiftStudy, TrainingRun, covariate_shift_study, train_mlp
 from normgeo.decomposition import Decomposition, decompose, ones_direction, project_to_zero_mean_hyperplane
+from normgeo.dynamic_tanh import DynamicTanhFit, dynamic_tanh, dynamic_tanh_fit
 from normgeo.errors import (
     EmptyInputError,
     InvalidParameterError,
@@ -41,45 +44,59 @@ from normgeo.errors import (
     NormGeoError,
     ShapeError,
     UnknownLayerError,
+    UnmatchedPointError,
     ZeroVarianceError,
     ZeroVectorError,
 )
+from normgeo.jacobians import layer_norm_jacobian, rms_norm_jacobian
 from normgeo.layers import Layer, parse_layer
 from normgeo.normalize import batch_norm, group_norm, l2_normalize, layer_norm, normalize, rms_norm
 from normgeo.norms import distance, euclidean_norm, root_mean_square
+from normgeo.output_set import layer_norm_output_curve, layer_norm_output_radius
 from normgeo.projection import radial_projection, unit_direction
+from normgeo.residual_stacks import StackGradients, block_gradient_norms, make_stack, prenorm_postnorm_study
+from normgeo.samples import sample_vectors
+from normgeo.scale_invariance import (
+    NormGrowthRun,
+    ScaledOutputs,
+    WeightDecayRun,
+    linear_layer_norm,
+    linear_layer_norm_loss,
+    norm_growth_run,
+    scaled_outputs,
+    weight_decay_run,
+)
 from normgeo.sets import (
     distance_to_sphere,
     distance_to_zero_mean_hyperplane,
     on_sphere,
     on_zero_mean_hyperplane,
 )
-from normgeo.residual_stacks import StackGradients, block_gradient_norms, make_stack, prenorm_postnorm_study
-from normgeo.samples import sample_vectors
-from normgeo.scale_invariance import (
-    ScaledOutputs,
-    WeightDecayRun,
-    linear_layer_norm,
-    linear_layer_norm_loss,
-    scaled_outputs,
-    weight_decay_run,
-)
 from normgeo.statistic_groups import GroupStatistics, averaged_axes, statistic_groups, statistics_by_group
+from normgeo.tally import count_nearest
+from normgeo.view import view_angles
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "angle_between",
     "averaged_axes",
     "batch_mean_spread",
     "batch_norm",
+    "batch_norm_columns",
     "BatchMeanSpread",
     "block_gradient_norms",
+    "centring_angle",
+    "centring_angle_sweep",
+    "CentringSweep",
+    "ChannelColumns",
     "circle_in_plane",
     "condition_number",
     "conditioning_demo",
     "ConditioningDemo",
     "constraints",
     "contour_levels",
+    "count_nearest",
     "covariate_shift_study",
     "CovariateShiftStudy",
     "decompose",
@@ -88,26 +105,34 @@ __all__ = [
     "distance",
     "distance_to_sphere",
     "distance_to_zero_mean_hyperplane",
+    "dynamic_tanh",
+    "dynamic_tanh_fit",
+    "DynamicTanhFit",
     "EmptyInputError",
     "euclidean_norm",
     "gradient_descent_path",
     "gradient_descent_run",
     "GradientDescentRun",
-    "GroupStatistics",
     "group_norm",
+    "GroupStatistics",
     "hyperplane_basis",
     "InvalidParameterError",
     "l2_normalize",
     "largest_stable_step",
     "Layer",
     "layer_norm",
+    "layer_norm_jacobian",
+    "layer_norm_output_curve",
+    "layer_norm_output_radius",
     "least_squares_hessian",
     "linear_layer_norm",
     "linear_layer_norm_loss",
     "make_stack",
     "NonFiniteError",
+    "norm_growth_run",
     "normalize",
     "NormGeoError",
+    "NormGrowthRun",
     "on_sphere",
     "on_zero_mean_hyperplane",
     "ones_direction",
@@ -118,7 +143,9 @@ __all__ = [
     "quadratic_contours",
     "quadratic_value",
     "radial_projection",
+    "rms_layer_norm_angle",
     "rms_norm",
+    "rms_norm_jacobian",
     "root_mean_square",
     "running_statistics",
     "same_example_in_two_batches",
@@ -142,7 +169,9 @@ __all__ = [
     "unit_angles",
     "unit_direction",
     "UnknownLayerError",
+    "UnmatchedPointError",
     "VARIANTS",
+    "view_angles",
     "weight_decay_run",
     "WeightDecayRun",
     "ZeroVarianceError",

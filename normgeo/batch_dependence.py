@@ -1,7 +1,13 @@
 """BatchNorm couples the examples of a batch; LayerNorm does not.
 
-* the same example inside two different batches gets two different BatchNorm outputs and
-  one LayerNorm output;
+* the same example inside two different batches gets one LayerNorm output but, in general,
+  two BatchNorm outputs. Per feature its BatchNorm score z = (x − μ)/σ (ε = 0) obeys
+  |z| ≤ √(B − 1) (Samuelson's inequality), and moving one companion k changes it at the rate
+  ∂z/∂a_k = −(1 + z·z_k)/(Bσ). With B = 2 the companion's score is −z and z = ±1, so the rate
+  is 0: the output is sign(x − a) per feature, and two batches agree whenever the companions
+  lie on the same side of x in every feature (with ε > 0 it is ±1/√(1 + 4ε/(x − a)²), so they
+  nearly agree). With B ≥ 3 the rate vanishes for every
+  companion only when |z| = √(B − 1), i.e. all companions are equal;
 * the batch mean is an estimate whose spread grows as the batch shrinks (σ/√B);
 * at inference BatchNorm switches to running statistics, so training-mode and eval-mode
   outputs differ, most for small batches.
@@ -40,8 +46,9 @@ class TwoBatches:
     layernorm_b: np.ndarray
 
 
-def same_example_in_two_batches(n_features: int = 4, batch_size: int = 4, seed: int = 0, example=None) -> TwoBatches:
-    """Put one example into two batches with different companions and normalize both ways."""
+def same_example_in_two_batches(n_features: int = 4, batch_size: int = 4, seed: int = 0, example=None,
+                                eps: float = 1e-5) -> TwoBatches:
+    """Put one example into two batches with different companions and normalize both ways (with ``eps``)."""
     rng = np.random.default_rng(seed)
     n_features = as_dimension(n_features, "n_features", minimum=2)
     batch_size = as_dimension(batch_size, "batch_size", minimum=2)
@@ -53,10 +60,10 @@ def same_example_in_two_batches(n_features: int = 4, batch_size: int = 4, seed: 
         example=x,
         batch_a=batch_a,
         batch_b=batch_b,
-        batchnorm_a=batch_norm(batch_a)[0],
-        batchnorm_b=batch_norm(batch_b)[0],
-        layernorm_a=layer_norm(batch_a)[0],
-        layernorm_b=layer_norm(batch_b)[0],
+        batchnorm_a=batch_norm(batch_a, eps=eps)[0],
+        batchnorm_b=batch_norm(batch_b, eps=eps)[0],
+        layernorm_a=layer_norm(batch_a, eps=eps)[0],
+        layernorm_b=layer_norm(batch_b, eps=eps)[0],
     )
 
 

@@ -44,7 +44,7 @@ def _symmetric_positive_definite(h) -> np.ndarray:
     matrix = _matrix(h, "H")
     if matrix.shape[0] != matrix.shape[1]:
         raise ShapeError(f"H must be square, got shape {matrix.shape}")
-    if not np.allclose(matrix, matrix.T, rtol=1e-10, atol=0):
+    if not np.allclose(matrix, matrix.T, rtol=0, atol=1e-10 * np.max(np.abs(matrix))):  # up to rounding
         raise ShapeError("H must be symmetric")
     return matrix
 

@@ -11,6 +11,7 @@ __all__ = [
     "ZeroVarianceError",
     "UnknownLayerError",
     "InvalidParameterError",
+    "UnmatchedPointError",
 ]
 
 
@@ -44,3 +45,7 @@ class UnknownLayerError(NormGeoError):
 
 class InvalidParameterError(NormGeoError):
     """A scalar parameter (radius, ε, a count, a step) is out of its allowed range."""
+
+
+class UnmatchedPointError(NormGeoError):
+    """A point lies farther than the tolerance from every target it should coincide with."""

@@ -22,6 +22,16 @@ class Layer(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def depends_on_batch(self) -> bool:
+        """True only for BatchNorm, whose μ and σ are taken across the examples of a batch (in
+        training mode); every other layer normalizes each example on its own.
+
+        >>> [layer.value for layer in Layer if layer.depends_on_batch]
+        ['batchnorm']
+        """
+        return self is Layer.BATCHNORM
+
 
 def parse_layer(kind) -> Layer:
     """A ``Layer`` from a name such as ``"LayerNorm"``, ``"layer_norm"``, ``"rms"`` or ``"raw"``.
@@ -32,7 +42,9 @@ def parse_layer(kind) -> Layer:
     if isinstance(kind, Layer):
         return kind
     key = str(kind).strip().lower().replace("_", "").replace("-", "").replace(" ", "")
-    aliases = {"raw": "none", "identity": "none", "rms": "rmsnorm", "ln": "layernorm", "bn": "batchnorm", "gn": "groupnorm"}
+    aliases = {
+        "raw": "none", "identity": "none", "rms": "rmsnorm", "ln": "layernorm", "bn": "batchnorm", "gn": "groupnorm"
+    }
     key = aliases.get(key, key)
     try:
         return Layer(key)

@@ -3,6 +3,10 @@
 LN((cW)x) = LN(Wx) for c > 0, so the loss depends on the direction of W only; its gradient
 is orthogonal to W and scales as 1/c. Under SGD with weight decay, ‖W‖ shrinks and the
 effective step η/‖W‖² (the step in angle) grows: weight decay acts as a learning-rate knob.
+
+Because ⟨∇L, W⟩ = 0 (Frobenius), one step W ← (1 − ηλ)W − η∇L gives exactly
+‖W′‖² = (1 − ηλ)²‖W‖² + η²‖∇L‖²: without decay (λ = 0) plain SGD can only grow ‖W‖, which
+shrinks the effective step; with decay the two terms balance near an equilibrium norm (C3).
 """
 
 from __future__ import annotations
@@ -12,9 +16,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from normgeo.backprop import normalize_backward, normalize_forward
+from normgeo.errors import InvalidParameterError
 from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number, as_positive_number
 
-__all__ = ["ScaledOutputs", "scaled_outputs", "linear_layer_norm", "linear_layer_norm_loss", "WeightDecayRun", "weight_decay_run", "teacher_problem"]
+__all__ = [
+    "ScaledOutputs",
+    "scaled_outputs",
+    "linear_layer_norm",
+    "linear_layer_norm_loss",
+    "WeightDecayRun",
+    "weight_decay_run",
+    "teacher_problem",
+    "NormGrowthRun",
+    "norm_growth_run",
+]
 
 
 def linear_layer_norm(w, x, eps: float = 0.0) -> np.ndarray:
@@ -33,12 +48,19 @@ def linear_layer_norm_loss(w, x, target, eps: float = 0.0) -> tuple[float, np.nd
     return loss, grad_pre.T @ x
 
 
-def teacher_problem(d_in: int = 8, d_out: int = 8, batch: int = 64, seed: int = 0):
-    """Inputs x and targets LN(W* x) of a random teacher W*: a problem whose optimum is a direction."""
+def teacher_problem(d_in: int = 8, d_out: int = 8, batch: int = 64, seed: int = 0, noise: float = 0.0):
+    """Inputs x and targets LN(W* x) of a random teacher W*: a problem whose optimum is a direction.
+
+    With ``noise`` > 0 every target entry gets N(0, noise²) added, so no W fits every example.
+    """
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(batch, as_dimension(d_in, "d_in")))
     teacher = rng.normal(size=(as_dimension(d_out, "d_out", minimum=2), d_in))
-    return x, linear_layer_norm(teacher, x)
+    target = linear_layer_norm(teacher, x)
+    noise = as_nonnegative_number(noise, "noise")
+    if noise > 0:
+        target = target + rng.normal(scale=noise, size=target.shape)
+    return x, target
 
 
 @dataclass(frozen=True)
@@ -91,3 +113,48 @@ def scaled_outputs(factors=(1.0, 2.0, 0.5), d_in: int = 8, d_out: int = 6, seed:
     pre = np.array([(c * w @ x.T).ravel() for c in factors])
     post = np.array([linear_layer_norm(c * w, x).ravel() for c in factors])
     return ScaledOutputs(factors, pre, post)
+
+
+@dataclass(frozen=True)
+class NormGrowthRun:
+    """Minibatch SGD on LN(Wx): per step t the norm ‖W_t‖ (steps + 1 values), and the
+    minibatch gradient's norm ‖∇_t‖ and inner product ⟨∇_t, W_t⟩ (steps values)."""
+
+    weight_norms: np.ndarray
+    gradient_norms: np.ndarray
+    inner_products: np.ndarray
+    learning_rate: float
+    weight_decay: float
+
+    @property
+    def predicted_squared_norms(self) -> np.ndarray:
+        """(1 − ηλ)²‖W_t‖² + η²‖∇_t‖²: what ‖W_{t+1}‖² is when ⟨∇_t, W_t⟩ = 0."""
+        shrink = 1.0 - self.learning_rate * self.weight_decay
+        return shrink**2 * self.weight_norms[:-1] ** 2 + self.learning_rate**2 * self.gradient_norms**2
+
+
+def norm_growth_run(steps: int = 300, learning_rate: float = 0.5, weight_decay: float = 0.0,
+                    initial_norm: float = 1.0, batch_size: int = 16, noise: float = 0.5,
+                    seed: int = 0) -> NormGrowthRun:
+    """W ← W − η(∇L + λW) on minibatches of a noisy teacher problem (256 examples), from ‖W‖ =
+    ``initial_norm``. The noise keeps the minibatch gradients from vanishing, so with λ > 0 the
+    norm settles where decay and growth balance; with λ = 0 it grows at every step."""
+    steps = as_dimension(steps, "steps")
+    lr = as_positive_number(learning_rate, "learning_rate")
+    decay = as_nonnegative_number(weight_decay, "weight_decay")
+    batch_size = as_dimension(batch_size, "batch_size")
+    x, target = teacher_problem(batch=256, seed=seed, noise=noise)
+    if batch_size > x.shape[0]:
+        raise InvalidParameterError(f"batch_size must be ≤ {x.shape[0]}, got {batch_size}")
+    w = np.random.default_rng(seed + 1).normal(size=(target.shape[1], x.shape[1]))
+    w *= as_positive_number(initial_norm, "initial_norm") / np.linalg.norm(w)
+    batches = np.random.default_rng(seed + 2)
+    norms, gradient_norms, inner = [float(np.linalg.norm(w))], [], []
+    for _ in range(steps):
+        rows = batches.choice(x.shape[0], size=batch_size, replace=False)
+        _, grad = linear_layer_norm_loss(w, x[rows], target[rows])
+        gradient_norms.append(float(np.linalg.norm(grad)))
+        inner.append(float(np.sum(grad * w)))
+        w = w - lr * (grad + decay * w)
+        norms.append(float(np.linalg.norm(w)))
+    return NormGrowthRun(np.array(norms), np.array(gradient_norms), np.array(inner), lr, decay)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from normgeo.errors import ShapeError
 from normgeo.layers import Layer, parse_layer
-from dataclasses import dataclass
-
 from normgeo.validation import as_dimension, as_finite_array
 
 __all__ = ["statistic_groups", "averaged_axes", "GroupStatistics", "statistics_by_group"]
@@ -82,6 +82,18 @@ class GroupStatistics:
     mean: np.ndarray
     rms: np.ndarray
     std: np.ndarray
+
+    @property
+    def mean_of_means(self) -> float:
+        """The unweighted average of the group means, (1/G)·Σ_g μ_g.
+
+        It equals the mean of all cells only when every group has the same number of cells
+        (as the rows of a grid do under RMSNorm or LayerNorm).
+
+        >>> GroupStatistics(np.array([0.5, 1.0]), np.array([1.0, 1.0]), np.array([0.5, 0.0])).mean_of_means
+        0.75
+        """
+        return float(np.mean(self.mean))
 
 
 def statistics_by_group(values, labels) -> GroupStatistics:

@@ -11,7 +11,7 @@ from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_g
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.grids import cell_rectangles, number_cells
 from scenes.kit.plots import axis_labels, curve, make_axes
-from scenes.kit.spec import SceneSpec, SpecError
+from scenes.kit.spec import SceneSpec, SpecError, as_setting_text, setting
 from scenes.kit.widgets import dot_at
 
 __all__ = ["BatchDependenceSpec", "BatchDependence"]
@@ -21,17 +21,15 @@ __all__ = ["BatchDependenceSpec", "BatchDependence"]
 class BatchDependenceSpec(SceneSpec):
     """Batch shape for the two-batch example, batch sizes for the plots, and the seed."""
 
-    features: int = 4
-    batch_size: int = 4
-    batch_sizes: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128)
-    seed: int = 0
+    features: int = setting(4, low=2, high=6)
+    batch_size: int = setting(4, low=2, high=6)
+    batch_sizes: tuple[int, ...] = setting((2, 4, 8, 16, 32, 64, 128), low=2, high=1024, items=(2, 10))
+    seed: int = setting(0, low=0, high=2**32 - 1)
 
     def validate(self) -> None:
-        if not 2 <= self.features <= 6 or not 2 <= self.batch_size <= 6:
-            raise SpecError("features and batch_size: each must be between 2 and 6")
         sizes = self.batch_sizes
-        if len(sizes) < 2 or any(b < 2 or b & (b - 1) for b in sizes) or list(sizes) != sorted(set(sizes)) or sizes[-1] > 1024:
-            raise SpecError("batch_sizes: give increasing powers of two between 2 and 1024")
+        if any(b & (b - 1) for b in sizes) or list(sizes) != sorted(set(sizes)):
+            raise SpecError(f"batch_sizes: give increasing powers of two, got {as_setting_text(sizes)}")
 
 
 class BatchDependence(NormGeoScene):

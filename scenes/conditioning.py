@@ -10,7 +10,7 @@ from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup, VMobject
 from normgeo import conditioning_demo, contour_levels, quadratic_contours
 from scenes.kit.adapters import make_plane, to_points
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.kit.spec import SceneSpec, SpecError, check_range
+from scenes.kit.spec import SceneSpec, SpecError, as_setting_text, setting
 from scenes.kit.widgets import closed_curve, dot_at
 
 __all__ = ["ConditioningSpec", "Conditioning"]
@@ -20,21 +20,17 @@ __all__ = ["ConditioningSpec", "Conditioning"]
 class ConditioningSpec(SceneSpec):
     """Feature scales, their correlation, the κ drawn for "before", and the step as a fraction of 2/L."""
 
-    small_scale: float = 1.0
-    large_scale: float = 1e4
-    correlation: float = 0.9
-    drawn_kappa: float = 60.0
-    step_fraction: float = 0.9
-    steps_drawn: int = 30
+    small_scale: float = setting(1.0, low=1e-4, high=1e8)
+    large_scale: float = setting(1e4, low=1e-4, high=1e8)
+    correlation: float = setting(0.9, low=0.0, high=0.98)
+    drawn_kappa: float = setting(60.0, low=2, high=400)
+    step_fraction: float = setting(0.9, low=0.05, high=0.99)
+    steps_drawn: int = setting(30, low=2, high=200)
 
     def validate(self) -> None:
-        if not 0 < self.small_scale < self.large_scale <= 1e8:
-            raise SpecError("small_scale and large_scale: need 0 < small_scale < large_scale ≤ 10⁸")
-        if not 0 <= self.correlation < 0.99:
-            raise SpecError(f"correlation: must be in [0, 0.99), got {self.correlation}")
-        check_range("drawn_kappa", self.drawn_kappa, 2, 400)
-        check_range("step_fraction", self.step_fraction, 0.05, 0.99)
-        check_range("steps_drawn", self.steps_drawn, 2, 200)
+        if not self.small_scale < self.large_scale:
+            raise SpecError(f"small_scale: must be below large_scale ({as_setting_text(self.large_scale)}), "
+                            f"got {as_setting_text(self.small_scale)}")
 
 
 class Conditioning(NormGeoScene):

@@ -10,7 +10,7 @@ from manim import DOWN, LEFT, RIGHT, Create, FadeIn, Line, VGroup
 from normgeo import VARIANTS, covariate_shift_study
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
-from scenes.kit.spec import SceneSpec, check_range
+from scenes.kit.spec import SceneSpec, check_range, setting
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["CovariateShiftSpec", "CovariateShift"]
@@ -20,14 +20,12 @@ __all__ = ["CovariateShiftSpec", "CovariateShift"]
 class CovariateShiftSpec(SceneSpec):
     """The training runs: steps, learning rate, seed, and the window of the plotted running mean."""
 
-    steps: int = 200
-    learning_rate: float = 1.0
-    seed: int = 0
-    window: int = 10
+    steps: int = setting(200, low=20, high=2000)
+    learning_rate: float = setting(1.0, low=0.01, high=2.0)
+    seed: int = setting(0, low=0, high=2**32 - 1)
+    window: int = setting(10, low=1, high=1000)
 
     def validate(self) -> None:
-        check_range("steps", self.steps, 20, 2000)
-        check_range("learning_rate", self.learning_rate, 0.01, 2.0)
         check_range("window", self.window, 1, self.steps // 2)
 
 

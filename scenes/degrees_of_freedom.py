@@ -21,7 +21,7 @@ from manim import (
 from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_radius, rms_norm, sample_vectors
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.kit.spec import SceneSpec, SpecError, Vector, check_range
+from scenes.kit.spec import SceneSpec, Vector, setting
 from scenes.kit.widgets import closed_curve, dot_at, legend, text_mobject
 
 __all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
@@ -33,17 +33,10 @@ ROWS = (("none", "none"), ("l2", "l2"), ("layernorm", "layernorm"))  # (layer, c
 class DegreesOfFreedomSpec(SceneSpec):
     """The dimensions tabulated (the last is Qwen2's hidden size) and the γ that brings scale back."""
 
-    dims: tuple[int, ...] = (2, 3, 896)
-    gamma: Vector = (1.7, 0.55)
-    count: int = 10
-    seed: int = 5
-
-    def validate(self) -> None:
-        if not 1 <= len(self.dims) <= 4 or any(not isinstance(n, int) or not 1 <= n <= 10**7 for n in self.dims):
-            raise SpecError(f"dims: give 1 to 4 whole numbers between 1 and 10000000, got {self.dims}")
-        if len(self.gamma) != 2 or any(not 0.1 <= g <= 3 for g in self.gamma):
-            raise SpecError(f"gamma: give two numbers between 0.1 and 3, got {self.gamma}")
-        check_range("count", self.count, 1, 50)
+    dims: tuple[int, ...] = setting((2, 3, 896), low=1, high=10**7, items=(1, 4))
+    gamma: Vector = setting((1.7, 0.55), low=0.1, high=3, items=(2, 2))
+    count: int = setting(10, low=1, high=50)
+    seed: int = setting(5, low=0, high=2**32 - 1)
 
 
 class DegreesOfFreedom(NormGeoScene):

@@ -11,7 +11,7 @@ from normgeo import distance, euclidean_norm, l2_normalize
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
-from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors
+from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, vector_arrow
 
 __all__ = ["DirectionNotLengthSpec", "DirectionNotLength"]
@@ -23,9 +23,9 @@ SAME_POINT = 1e-9
 class DirectionNotLengthSpec(SceneSpec):
     """x; y, a longer vector along x; z, a vector in another direction (the source's example)."""
 
-    x: Vector = (3.0, 4.0)
-    y: Vector = (6.0, 8.0)
-    z: Vector = (4.0, 3.0)
+    x: Vector = setting((3.0, 4.0), items=(2, 2))
+    y: Vector = setting((6.0, 8.0), items=(2, 2))
+    z: Vector = setting((4.0, 3.0), items=(2, 2))
 
     def validate(self) -> None:
         for name in ("x", "y", "z"):

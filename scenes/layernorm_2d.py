@@ -8,6 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, Create, FadeIn, ReplacementTransform, VGroup, Write
 
 from normgeo import (
+    count_nearest,
     degrees_of_freedom,
     euclidean_norm,
     hyperplane_basis,
@@ -19,7 +20,7 @@ from normgeo import (
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
-from scenes.kit.spec import SceneSpec, check_range
+from scenes.kit.spec import SceneSpec, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, legend, segment
 
 __all__ = ["LayerNorm2DSpec", "LayerNorm2D"]
@@ -29,15 +30,10 @@ __all__ = ["LayerNorm2DSpec", "LayerNorm2D"]
 class LayerNorm2DSpec(SceneSpec):
     """How many random 2-D inputs, their seed and spread, and the dimension to compare with."""
 
-    count: int = 24
-    seed: int = 3
-    spread: float = 1.4
-    high_dim: int = 896
-
-    def validate(self) -> None:
-        check_range("count", self.count, 2, 200)
-        check_range("spread", self.spread, 0.1, 100)
-        check_range("high_dim", self.high_dim, 3, 1_000_000)
+    count: int = setting(24, low=2, high=200)
+    seed: int = setting(3, low=0, high=2**32 - 1)
+    spread: float = setting(1.4, low=0.1, high=100)
+    high_dim: int = setting(896, low=3, high=1_000_000)
 
 
 class LayerNorm2D(NormGeoScene):
@@ -90,9 +86,9 @@ class LayerNorm2D(NormGeoScene):
         self.output_dots = landed
         self.say("scale", ReplacementTransform(on_line, landed), run_time=1.8, hold=0.6)
 
-        at_p = int(np.sum(np.isclose(outputs, meeting_points[0]).all(axis=1)))
+        at_p, at_q = (int(c) for c in count_nearest(outputs, meeting_points))
         tally = self.text("count", font_size=SMALL_SIZE + 2, count=spec.count, landed=at_p,
-                          other=spec.count - at_p, p=p, q=q)
+                          other=at_q, p=p, q=q)
         dof_text = self.text("dof", font_size=SMALL_SIZE + 6, color=colors.highlight, dof=dof)
         high_text = self.text("dof-high", font_size=SMALL_SIZE + 2, color=colors.muted,
                               n=spec.high_dim, dof=dof_high)

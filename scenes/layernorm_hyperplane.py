@@ -18,11 +18,12 @@ from normgeo import (
     output_radius,
     sphere_rings,
     square_in_plane,
+    view_angles,
 )
 from scenes.kit.adapters import make_space_axes
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoThreeDScene, fit_width
 from scenes.kit.formulas import FORMULAS
-from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors
+from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors, setting
 from scenes.kit.widgets import legend, space_polygon, space_polyline, space_segment, wire_sphere
 
 __all__ = ["LayerNormHyperplaneSpec", "LayerNormHyperplane"]
@@ -33,21 +34,19 @@ __all__ = ["LayerNormHyperplaneSpec", "LayerNormHyperplane"]
 GEOMETRY_RADIUS = 2.4
 OVERVIEW = {"phi": 68 * DEGREES, "theta": -35 * DEGREES}
 EDGE_ON = {"phi": 90 * DEGREES, "theta": -45 * DEGREES}
-FACE_ON = {"phi": float(np.arccos(1 / np.sqrt(3))), "theta": 45 * DEGREES}
+FACE_ON = dict(zip(("phi", "theta"), view_angles(ones_direction(3)), strict=True))
 
 
 @dataclass(frozen=True)
 class LayerNormHyperplaneSpec(SceneSpec):
     """The 3-D vector x that LayerNorm (ε = 0) centres and scales."""
 
-    vector: Vector = (2.6, 0.4, 1.8)
+    vector: Vector = setting((2.6, 0.4, 1.8), items=(3, 3))
     # "wire": the sphere as curves and flat arrow tips (cheap); "surface": Manim's shaded Sphere and
     # Arrow3D (about a thousand faces each, ~1 ms per face per frame), kept for the benchmark's before/after.
     style: Literal["wire", "surface"] = "wire"
 
     def validate(self) -> None:
-        if self.style not in ("wire", "surface"):
-            raise SpecError(f"style: choose wire or surface, got {self.style!r}")
         check_vectors("vector", (self.vector,), dim=3, max_length=50)
         if max(self.vector) - min(self.vector) < 1e-3:
             raise SpecError("vector: its entries must not all be equal (x − μ·1 would be 0: LayerNorm is undefined)")

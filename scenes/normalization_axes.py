@@ -7,38 +7,35 @@ from dataclasses import dataclass
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, Transform, VGroup
 
-from normgeo import batch_norm, group_norm, layer_norm, rms_norm, statistic_groups, statistics_by_group
+from normgeo import batch_norm, group_norm, layer_norm, parse_layer, rms_norm, statistic_groups, statistics_by_group
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
 from scenes.kit.languages import layer_name
-from scenes.kit.spec import SceneSpec, SpecError, Vectors
+from scenes.kit.spec import SceneSpec, SpecError, Vectors, as_setting_text, setting
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
 
 TABLE_LAYERS = ("batchnorm", "layernorm", "rmsnorm", "groupnorm")
-DEPENDS_ON_BATCH = {"batchnorm": True, "layernorm": False, "rmsnorm": False, "groupnorm": False}
 
 
 @dataclass(frozen=True)
 class NormalizationAxesSpec(SceneSpec):
     """The grid (rows = batch, columns = features; the source's values), ε, and GroupNorm's group counts."""
 
-    values: Vectors = ((1.0, 2.0, 3.0, 10.0), (2.0, 4.0, 1.0, 8.0), (3.0, 1.0, 5.0, 12.0), (0.0, 3.0, 2.0, 9.0))
-    eps: float = 1e-5
-    groups: tuple[int, ...] = (2, 1)
+    values: Vectors = setting(((1.0, 2.0, 3.0, 10.0), (2.0, 4.0, 1.0, 8.0), (3.0, 1.0, 5.0, 12.0), (0.0, 3.0, 2.0, 9.0)),
+                              low=-9999, high=9999, items=(2, 6))
+    eps: float = setting(1e-5, low=1e-12, high=1)
+    groups: tuple[int, ...] = setting((2, 1), low=1, high=6, items=(1, 4))
 
     def validate(self) -> None:
         rows = {len(row) for row in self.values}
-        if len(rows) != 1 or not 2 <= len(self.values) <= 6 or not 2 <= rows.pop() <= 6:
-            raise SpecError("values: give 2 to 6 rows of 2 to 6 numbers each, all rows the same length")
-        if not all(np.isfinite(v) and abs(v) < 1e4 for row in self.values for v in row):
-            raise SpecError("values: every value must be finite and below 10000 in size")
-        if not 0 < self.eps <= 1:
-            raise SpecError(f"eps: must be in (0, 1], got {self.eps}")
+        if len(rows) != 1 or not 2 <= rows.pop() <= 6:
+            raise SpecError("values: give rows of 2 to 6 numbers each, all rows the same length")
         features = len(self.values[0])
-        if not self.groups or any(g < 1 or features % g for g in self.groups):
-            raise SpecError(f"groups: each count must divide the number of features ({features}), got {self.groups}")
+        if any(features % g for g in self.groups):
+            raise SpecError(f"groups: each count must divide the number of features ({features}), "
+                            f"got {as_setting_text(self.groups)}")
         if any(features // g < 2 for g in self.groups):
             raise SpecError("groups: every group needs at least two features (a single value normalizes to 0)")
 
@@ -127,7 +124,7 @@ class NormalizationAxes(NormGeoScene):
                 self.row_means, self.row_rms = stats.mean, stats.rms
                 row_stats = self.row_statistics(stats, cells)
                 animations.append(FadeIn(row_stats))
-                values = {"mean": self.fmt.number(float(np.mean(stats.mean)), 2)}
+                values = {"mean": self.fmt.number(stats.mean_of_means, 2)}
             elif row_stats:
                 animations.append(FadeOut(row_stats))
                 row_stats = VGroup()
@@ -170,7 +167,7 @@ class NormalizationAxes(NormGeoScene):
         header = [self.words(f"table.{k}") for k in ("layer", "averaged", "depends", "used")]
         cells = [text_mobject(h, lang, colors.muted, SMALL_SIZE + 2) for h in header]
         for layer in TABLE_LAYERS:
-            depends = self.words("yes" if DEPENDS_ON_BATCH[layer] else "no")
+            depends = self.words("yes" if parse_layer(layer).depends_on_batch else "no")
             row = [layer_name(layer),
                    self.words(f"axes.{layer}"), depends, self.words(f"used.{layer}")]
             color = colors.layer(layer)

@@ -10,7 +10,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, Line, Ro
 from normgeo import prenorm_postnorm_study
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes
-from scenes.kit.spec import SceneSpec, check_range
+from scenes.kit.spec import SceneSpec, setting
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["PrenormPostnormSpec", "PrenormPostnorm"]
@@ -22,17 +22,11 @@ FORMULAS = {"pre": "x + op(\"F\")(op(\"LN\")(x))", "post": "op(\"LN\")(x + op(\"
 class PrenormPostnormSpec(SceneSpec):
     """The stack: depth, width, sub-layer scale, how many random stacks are averaged, seed."""
 
-    depth: int = 24
-    width: int = 16
-    sublayer_scale: float = 1.0
-    stacks: int = 8
-    seed: int = 0
-
-    def validate(self) -> None:
-        check_range("depth", self.depth, 2, 96)
-        check_range("width", self.width, 4, 256)
-        check_range("sublayer_scale", self.sublayer_scale, 0.05, 4)
-        check_range("stacks", self.stacks, 1, 64)
+    depth: int = setting(24, low=2, high=96)
+    width: int = setting(16, low=4, high=256)
+    sublayer_scale: float = setting(1.0, low=0.05, high=4)
+    stacks: int = setting(8, low=1, high=64)
+    seed: int = setting(0, low=0, high=2**32 - 1)
 
 
 class PrenormPostnorm(NormGeoScene):

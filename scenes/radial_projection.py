@@ -11,7 +11,7 @@ from normgeo import euclidean_norm, radial_projection
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
-from scenes.kit.spec import SceneSpec, SpecError, Vectors, check_vectors
+from scenes.kit.spec import SceneSpec, Vectors, check_vectors, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, legend, ray, segment, vector_arrow
 
 __all__ = ["RadialProjectionSpec", "RadialProjection"]
@@ -21,13 +21,11 @@ __all__ = ["RadialProjectionSpec", "RadialProjection"]
 class RadialProjectionSpec(SceneSpec):
     """Vectors of mixed length and direction (the first is the worked example) and the sphere's radius."""
 
-    vectors: Vectors = ((3.0, 4.0), (-3.5, 1.5), (1.5, -2.5), (-0.6, -0.5), (0.5, 0.25))
-    radius: float = 1.0
+    vectors: Vectors = setting(((3.0, 4.0), (-3.5, 1.5), (1.5, -2.5), (-0.6, -0.5), (0.5, 0.25)), items=(1, 12))
+    radius: float = setting(1.0, low=0.05, high=1000)
 
     def validate(self) -> None:
         check_vectors("vectors", self.vectors, dim=2)
-        if not 0.05 <= self.radius <= 1e3:
-            raise SpecError(f"radius: must be between 0.05 and 1000, got {self.radius}")
 
 
 class RadialProjection(NormGeoScene):

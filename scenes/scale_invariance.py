@@ -10,7 +10,7 @@ from manim import DOWN, RIGHT, Create, FadeIn, Transform
 from normgeo import scaled_outputs, weight_decay_run
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, bar_chart, curve, make_axes, nice_step
-from scenes.kit.spec import SceneSpec, SpecError, check_range
+from scenes.kit.spec import SceneSpec, setting
 
 __all__ = ["ScaleInvarianceSpec", "ScaleInvariance"]
 
@@ -19,18 +19,11 @@ __all__ = ["ScaleInvarianceSpec", "ScaleInvariance"]
 class ScaleInvarianceSpec(SceneSpec):
     """The factors c shown, and the SGD run with weight decay."""
 
-    factors: tuple[float, ...] = (1.0, 2.0, 0.5)
-    steps: int = 150
-    learning_rate: float = 0.2
-    weight_decay: float = 0.02
-    seed: int = 0
-
-    def validate(self) -> None:
-        if not 1 <= len(self.factors) <= 5 or any(not 0.1 <= c <= 4 for c in self.factors):
-            raise SpecError(f"factors: give 1 to 5 values between 0.1 and 4, got {self.factors}")
-        check_range("steps", self.steps, 10, 2000)
-        if not 0 < self.learning_rate <= 1 or not 0 < self.weight_decay <= 0.5:
-            raise SpecError("learning_rate must be in (0, 1] and weight_decay in (0, 0.5]")
+    factors: tuple[float, ...] = setting((1.0, 2.0, 0.5), low=0.1, high=4, items=(1, 5))
+    steps: int = setting(150, low=10, high=2000)
+    learning_rate: float = setting(0.2, low=1e-4, high=1)
+    weight_decay: float = setting(0.02, low=1e-4, high=0.5)
+    seed: int = setting(0, low=0, high=2**32 - 1)
 
 
 class ScaleInvariance(NormGeoScene):

@@ -11,7 +11,7 @@ from normgeo import euclidean_norm, l2_normalize, output_radius, rms_norm
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
-from scenes.kit.spec import SceneSpec, Vectors, check_vectors
+from scenes.kit.spec import SceneSpec, Vectors, check_vectors, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, legend, vector_arrow
 
 __all__ = ["SphereRadiiSpec", "SphereRadii"]
@@ -21,7 +21,8 @@ __all__ = ["SphereRadiiSpec", "SphereRadii"]
 class SphereRadiiSpec(SceneSpec):
     """Raw 2-D vectors of mixed lengths and directions (the picture of A5)."""
 
-    vectors: Vectors = ((2.2, 1.6), (-1.7, 2.3), (-2.6, -0.9), (0.4, -0.5), (1.1, -2.4), (-0.3, 0.35))
+    vectors: Vectors = setting(((2.2, 1.6), (-1.7, 2.3), (-2.6, -0.9), (0.4, -0.5), (1.1, -2.4), (-0.3, 0.35)),
+                               items=(1, 12))
 
     def validate(self) -> None:
         check_vectors("vectors", self.vectors, dim=2)

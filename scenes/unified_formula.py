@@ -11,7 +11,7 @@ from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
 from scenes.kit.grids import cell_rectangles, shade_groups
 from scenes.kit.languages import layer_name
-from scenes.kit.spec import SceneSpec, SpecError
+from scenes.kit.spec import SceneSpec, SpecError, setting
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["UnifiedFormulaSpec", "UnifiedFormula"]
@@ -24,14 +24,12 @@ LAYERS = (Layer.BATCHNORM, Layer.LAYERNORM, Layer.RMSNORM, Layer.GROUPNORM)
 class UnifiedFormulaSpec(SceneSpec):
     """The grid drawn for each layer (rows = batch, columns = features) and GroupNorm's groups."""
 
-    batch: int = 4
-    features: int = 4
-    groups: int = 2
+    batch: int = setting(4, low=2, high=8)
+    features: int = setting(4, low=2, high=8)
+    groups: int = setting(2, low=1, high=8)
 
     def validate(self) -> None:
-        if not 2 <= self.batch <= 8 or not 2 <= self.features <= 8:
-            raise SpecError("batch and features: each must be between 2 and 8")
-        if not 1 <= self.groups <= self.features or self.features % self.groups:
+        if self.features % self.groups:
             raise SpecError(f"groups: must divide the number of features ({self.features}), got {self.groups}")
 
 

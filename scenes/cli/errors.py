@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 import click
 
-__all__ = ["UsageProblem"]
+from scenes.kit.registry import UnknownSceneError
+from scenes.kit.spec import SpecError
+from scenes.render.errors import InputError
+
+__all__ = ["UsageProblem", "reports_bad_input"]
 
 
 class UsageProblem(click.ClickException):
@@ -14,3 +20,16 @@ class UsageProblem(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"normgeo: error: {self.format_message()}", err=True, file=file)
+
+
+def reports_bad_input(command):
+    """Turn the pipeline's and the kit's input errors into one ``normgeo: error:`` line, exit 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (InputError, SpecError, UnknownSceneError) as error:
+            raise UsageProblem(str(error)) from None
+
+    return wrapper

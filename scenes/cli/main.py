@@ -9,6 +9,7 @@ from scenes.cli.gallery_command import gallery_command
 from scenes.cli.lecture_command import lecture_command
 from scenes.cli.list_command import list_command
 from scenes.cli.render_command import gif_command, render_command, still_command
+from scenes.cli.spec_command import spec_command
 
 __all__ = ["cli", "main"]
 
@@ -22,12 +23,8 @@ def cli() -> None:
     """
 
 
-cli.add_command(list_command)
-cli.add_command(render_command)
-cli.add_command(still_command)
-cli.add_command(gif_command)
-cli.add_command(lecture_command)
-cli.add_command(gallery_command)
+for command in (list_command, spec_command, render_command, still_command, gif_command, lecture_command, gallery_command):
+    cli.add_command(command)
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times"]
+__all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times", "line_width"]
 
 # Characters per subtitle line (Netflix's timed-text style guides: 42 Latin/Cyrillic, 16 Chinese).
 LINE_LENGTH = {"en": 42, "ru": 42, "zh": 16}
@@ -24,9 +24,24 @@ def reading_seconds(text: str, lang: str) -> float:
     return max(1.0, len(text.replace("\n", "")) / READING_SPEED[lang])
 
 
+_CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+_ZH_TOKEN = re.compile(f"[{_CJK}]|[^{_CJK}\\s]+\\s*|\\s+")
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+
+
+def line_width(text: str, lang: str) -> float:
+    """A line's width in characters; in Chinese a Latin letter, digit or space counts half."""
+    if lang != "zh":
+        return len(text)
+    wide = len(_CJK_CHAR.findall(text))
+    return wide + (len(text) - wide) / 2
+
+
 def _words(text: str, lang: str) -> list[str]:
     if lang == "zh":
-        return list(text)  # Chinese breaks between any two characters
+        # Chinese breaks between any two characters, but a word of Latin letters, digits and
+        # symbols (RMSNorm, √3, 1.732) stays whole.
+        return _ZH_TOKEN.findall(text)
     return text.split(" ")
 
 
@@ -43,14 +58,15 @@ def wrap_cue(text: str, lang: str) -> str:
     'Subtracting mu times ones leaves the\\nzero-mean part, which lies on the plane.'
     """
     limit = LINE_LENGTH[lang]
-    if len(text) <= limit:
+    if line_width(text, lang) <= limit:
         return text
     words = _words(text, lang)
     best = None
     for cut in range(1, len(words)):
         first, second = _join(words[:cut], lang), _join(words[cut:], lang)
-        if len(first) <= limit and len(second) <= limit:
-            score = abs(len(first) - len(second))
+        if line_width(first, lang) <= limit and line_width(second, lang) <= limit:
+            # Balanced lines, and a break after punctuation rather than inside a phrase.
+            score = abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",.;:—，。；：" else 0)
             if best is None or score < best[0]:
                 best = (score, first, second)
     if best is None:
@@ -75,7 +91,7 @@ def split_into_cues(text: str, lang: str) -> list[str]:
 
     >>> [c.replace("\\n", " / ") for c in split_into_cues("In one line: x goes to R times x divided by its length. "
     ...  "The direction does not change at all; only the length does.", "en")]
-    ['In one line: x goes to R times x / divided by its length.', 'The direction does not change at all; / only the length does.']
+    ['In one line: x goes to R / times x divided by its length.', 'The direction does not change / at all; only the length does.']
     """
     text = " ".join(text.split()) if lang != "zh" else text.strip()
     if _fits(text, lang):
@@ -94,16 +110,19 @@ def split_into_cues(text: str, lang: str) -> list[str]:
             if current:
                 cues.extend(split_into_cues(current, lang))
             return cues
-    # One long clause: fill cues word by word.
-    words, cues, current = _words(text, lang), [], []
-    for word in words:
-        if current and not _fits(_join([*current, word], lang), lang):
-            cues.append(wrap_cue(_join(current, lang), lang))
-            current = []
-        current.append(word)
-    if current:
-        cues.append(wrap_cue(_join(current, lang), lang))
-    return cues
+    # One long clause: the fewest cues of about equal length, cut between words.
+    words = _words(text, lang)
+    for count in range(2, len(words) + 1):
+        target, cues, current = len(text) / count, [], []
+        for word in words:
+            if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
+                cues.append(_join(current, lang))
+                current = []
+            current.append(word)
+        cues.append(_join(current, lang))
+        if all(_fits(cue, lang) for cue in cues):
+            return [wrap_cue(cue, lang) for cue in cues]
+    raise ValueError(f"cannot split {text!r} into cues")
 
 
 def cue_times(cues: list[str], start: float, duration: float) -> list[tuple[float, float]]:

@@ -224,18 +224,30 @@ def _plural_rule(lang: str):
     return Locale.parse(BABEL_LOCALES[lang]).plural_form
 
 
+_POWER_OF_TEN = re.compile(r"·?10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
+_FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
 def plural_category(written: str, lang: str) -> str:
     """The CLDR plural category of a number as written in ``lang`` ("5,7" in ru → "other").
 
-    >>> [plural_category(n, "ru") for n in ("1", "3", "5", "21", "5,7")]
-    ['one', 'few', 'many', 'one', 'other']
+    >>> [plural_category(n, "ru") for n in ("1", "3", "5", "21", "5,7", "4,14·10⁹", "10⁴")]
+    ['one', 'few', 'many', 'one', 'other', 'many', 'many']
     """
     text = written.replace(MINUS, "-").strip()
+    scale = Decimal(1)
+    power = _POWER_OF_TEN.search(text)
+    if power:  # 4,14·10⁹ or 10⁴, as fmt_plain_scientific writes them: the category of the whole value
+        scale = Decimal(10) ** int(power.group(1).translate(_FROM_SUPERSCRIPT))
+        text = text[: power.start()].rstrip("·") or "1"
     try:
         number = parse_decimal(text, locale=BABEL_LOCALES[lang], strict=False)
     except (NumberFormatError, InvalidOperation):
         raise TextError(f"{written!r} is not a number in {lang}: a plural needs one") from None
-    return _plural_rule(lang)(Decimal(number))
+    value = Decimal(number) * scale
+    if power and value == value.to_integral_value():
+        value = value.quantize(Decimal(1))
+    return _plural_rule(lang)(value)
 
 
 def _as_text(name: str, value, lang: str) -> str:

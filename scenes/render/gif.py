@@ -14,7 +14,7 @@ import numpy as np
 from av.filter import Graph
 from PIL import Image
 
-__all__ = ["GifSettings", "GifResult", "encode_gif", "ssim", "gif_ssim", "best_gif", "load_png_frames", "CANDIDATES"]
+__all__ = ["GifSettings", "GifResult", "encode_gif", "ssim", "gif_ssim", "best_gif", "CANDIDATES"]
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,6 @@ CANDIDATES = (
 )
 
 
-def load_png_frames(folder: Path) -> list[np.ndarray]:
-    """The lossless frames Manim wrote as a PNG sequence, in order."""
-    return [np.asarray(Image.open(p).convert("RGB")) for p in sorted(folder.glob("*.png"))]
 
 
 def _frame(array: np.ndarray, index: int, rate: int) -> av.VideoFrame:

@@ -1,31 +1,38 @@
-"""Render one scene to a finished file: in a scratch folder first, then moved into place.
+"""Render jobs: one scene, one spec, one set of settings, to one output folder.
 
-A file appears in the output folder only when complete; an interrupted or failed render
-leaves the earlier good file (if any) untouched and no scratch files behind. Each artefact
-is recorded in ``manifest.json`` with a hash of its inputs, so an unchanged render is skipped.
+A file appears in the output folder only when complete; an interrupted or failed render leaves the
+earlier good file (if any) untouched and no scratch files behind. Each artefact is recorded in the
+folder's manifest with a hash of its inputs the moment it lands, so an unchanged render is skipped
+and an interrupted batch keeps what it finished.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
+import multiprocessing
 import shutil
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 import normgeo
-from scenes.render.settings import GifOptions, RenderSettings, artifact_name
-from scenes.kit.registry import PACKAGE_DIR, SCENES, entry
-from scenes.render.subtitles import write_vtt_beside
+from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
+from scenes.kit.text import COMMON_TEXT, SCENES_DIR
+from scenes.render.files import install_file
+from scenes.render.manifest import Manifest
+from scenes.render.names import artifact_name, gif_name, spec_tag
+from scenes.render.settings import GifOptions, RenderSettings
+from scenes.render.subtitles import write_vtt_beside
 
-__all__ = ["RenderJob", "RenderResult", "render_job", "input_hash", "Manifest"]
+__all__ = ["RenderJob", "RenderResult", "Reporter", "render_job", "input_hash", "is_cached", "run_jobs"]
 
 CORE_DIR = Path(normgeo.__file__).resolve().parent
-SCENE_MODULE_FILES = {scene.source_file.name for scene in SCENES}
+KIT_DIR = COMMON_TEXT.parent
+RENDER_DIR = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
@@ -51,8 +58,8 @@ class RenderJob:
     @property
     def relative_path(self) -> str:
         if self.gif is not None:
-            return f"{self.scene_id}/{self.scene_id}.{self.spec.lang}.{self.spec.theme}.{self.gif.width}px.gif"
-        return artifact_name(self.scene_id, self.spec.lang, self.spec.theme, self.settings_for_output)
+            return gif_name(self.scene_id, self.spec, self.gif.width)
+        return artifact_name(self.scene_id, self.spec, self.settings_for_output)
 
     @property
     def target(self) -> Path:
@@ -71,20 +78,22 @@ class RenderResult:
     error: str = ""
 
 
-def _source_files(scene_file: str) -> list[Path]:
-    core = sorted(CORE_DIR.glob("*.py"))
-    toolkit = sorted(p for p in PACKAGE_DIR.glob("*.py") if p.name not in SCENE_MODULE_FILES)
-    return [*core, *toolkit, PACKAGE_DIR / scene_file]
+def _source_files(scene_id: str) -> list[Path]:
+    """Everything a render's output depends on: the core, the kit (code and shared text), the
+    pipeline that writes the files, and the scene's own module and text file."""
+    scene = entry(scene_id)
+    return [*sorted(CORE_DIR.glob("*.py")), *sorted(KIT_DIR.glob("*.py")), *sorted(KIT_DIR.glob("*.toml")),
+            *sorted(RENDER_DIR.glob("*.py")), scene.source_file, scene.text_file]
 
 
 def input_hash(job: RenderJob) -> str:
-    """SHA-256 of everything the output depends on: the core, the toolkit, the scene's own
-    source, its spec, the settings and the versions of manim and normgeo."""
+    """SHA-256 of everything the output depends on: the sources above, the spec, the settings and
+    the versions of manim and normgeo."""
     import manim
 
     digest = hashlib.sha256()
-    for path in _source_files(entry(job.scene_id).source_file.name):
-        digest.update(path.name.encode())
+    for path in _source_files(job.scene_id):
+        digest.update(str(path.relative_to(SCENES_DIR.parent)).encode())
         digest.update(path.read_bytes())
     meta = {
         "scene": job.scene_id,
@@ -98,54 +107,6 @@ def input_hash(job: RenderJob) -> str:
     return digest.hexdigest()
 
 
-class Manifest:
-    """``manifest.json`` in the output folder: artefact path → record. Written atomically."""
-
-    def __init__(self, out_dir: Path):
-        self.path = out_dir / "manifest.json"
-        try:
-            self.data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.data = {"artifacts": {}}
-        self.data.setdefault("artifacts", {})
-
-    def get(self, relative_path: str) -> dict | None:
-        return self.data["artifacts"].get(relative_path)
-
-    def put(self, relative_path: str, record: dict) -> None:
-        self.data["artifacts"][relative_path] = record
-
-    def save(self) -> None:
-        self.data["artifacts"] = dict(sorted(self.data["artifacts"].items()))
-        atomic_write_text(self.path, json.dumps(self.data, indent=2, ensure_ascii=False) + "\n")
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def install_file(source: Path, target: Path) -> None:
-    """Copy ``source`` next to ``target`` under a hidden name, then rename it into place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f".{target.name}.partial")
-    try:
-        shutil.copyfile(source, partial)
-        os.replace(partial, target)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-
-
 def is_cached(job: RenderJob, manifest: Manifest, digest: str) -> bool:
     """True when the manifest says this exact input already produced the file, and it is there."""
     record = manifest.get(job.relative_path)
@@ -155,8 +116,8 @@ def is_cached(job: RenderJob, manifest: Manifest, digest: str) -> bool:
 
 
 def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResult:
-    """Render ``job`` with manim in a scratch folder, then install its files. Never raises for
-    a failing scene: the result says ``failed`` and why."""
+    """Render ``job`` with manim in a scratch folder, install its files, record them in the
+    manifest. Never raises for a failing scene: the result says ``failed`` and why."""
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-"))
     try:
@@ -166,6 +127,7 @@ def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResu
             install_file(source, job.out_dir / relative)
             installed.append(relative)
         record = _record(job, digest, installed, video_seconds, time.monotonic() - started) | extra
+        Manifest(job.out_dir).put(job.relative_path, record)
         return RenderResult(job, "made", time.monotonic() - started, tuple(installed), record)
     except KeyboardInterrupt:
         raise
@@ -176,98 +138,47 @@ def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResu
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[list[tuple[Path, str]], float]:
-    """Run manim on the job inside ``scratch``; return (file, name in the output folder) pairs and
-    the scene's duration in seconds."""
-    from manim import config, logger, tempconfig
+def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[list[tuple[Path, str]], float, dict]:
+    """Run manim on the job inside ``scratch``; return (file, name in the output folder) pairs, the
+    scene's duration in seconds and extra manifest fields."""
+    from scenes.render.manim_run import run_manim
 
     settings = job.settings_for_output
-    options = {
-        "media_dir": str(scratch),
-        "quality": settings.manim_quality,
-        "format": "png-sequence" if job.gif else settings.format,
-        "transparent": settings.transparent,
-        "output_file": job.scene_id,
-        "disable_caching": True,
-        "progress_bar": "display" if verbose else "none",
-        "verbosity": "INFO" if verbose else "ERROR",
-        "notify_outdated_version": False,
-        "write_to_movie": not job.still and job.gif is None,
-        "save_last_frame": job.still,
-    }
-    if settings.resolution is not None:
-        options["pixel_width"], options["pixel_height"] = settings.resolution
     if job.gif is not None:
-        options["frame_rate"] = 30 if job.gif.fps > 15 else 15
-    scene_class = entry(job.scene_id).load()
-    with tempconfig(options):
-        logger.setLevel(config.verbosity)
-        scene = scene_class(spec=job.spec, skip_animations=job.still)
-        repeats = record_frame_repeats(scene) if job.gif is not None else None
-        scene.render()
-        plan = scene.renderer.file_writer.output_plan
-        if job.gif is not None:
-            produced, extra = _make_gif(job, plan.image_sequence_dir, repeats, config.frame_rate, scratch)
-            return produced, float(scene.time), extra
-        artifact = plan.primary_artifact
-        if job.still:
-            artifact = scene.renderer.file_writer.image_file_path
-        if artifact is None or not Path(artifact).is_file():
-            raise RuntimeError(f"manim wrote no {settings.format} file")
-        produced = [(Path(artifact), job.relative_path)]
-        subtitles = plan.subcaption_file
-        if not job.still and subtitles is not None and Path(subtitles).is_file():
-            srt_name = Path(job.relative_path).with_suffix(".srt")
-            produced.append((Path(subtitles), str(srt_name)))
-            produced.append((write_vtt_beside(Path(subtitles)), str(srt_name.with_suffix(".vtt"))))
-        return produced, float(scene.time), {}
+        output = run_manim(job.scene_id, job.spec, settings, scratch, frames=True,
+                           frame_rate=30 if job.gif.fps > 15 else 15, verbose=verbose)
+        produced, extra = _make_gif(job, output, scratch)
+        return produced, output.duration, extra | {"steps": output.steps}
+    output = run_manim(job.scene_id, job.spec, settings, scratch, still=job.still, verbose=verbose)
+    produced = [(output.artifact, job.relative_path)]
+    if output.subtitles is not None:
+        srt_name = str(Path(job.relative_path).with_suffix(".srt"))
+        produced.append((output.subtitles, srt_name))
+        produced.append((write_vtt_beside(output.subtitles), str(Path(srt_name).with_suffix(".vtt"))))
+    return produced, output.duration, {"steps": output.steps} if not job.still else {}
 
 
-def record_frame_repeats(scene) -> list[int]:
-    """Count how often each written frame is shown. Manim 0.22 writes a held frame (a ``wait``)
-    once into a PNG sequence and drops its repeat count, so a GIF made from the PNGs alone would
-    play every pause too fast; the counts recorded here put the pauses back."""
-    writer = scene.renderer.file_writer
-    original = writer.write_frame
-    repeats: list[int] = []
-
-    def recording(pixels, *, repeat: int = 1):
-        repeats.append(int(repeat))
-        return original(pixels, repeat=repeat)
-
-    writer.write_frame = recording
-    return repeats
-
-
-def expand_repeats(frames: list, repeats: list[int] | None) -> list:
-    """Each frame as many times as it was shown."""
-    if not repeats:
-        return frames
-    if len(repeats) != len(frames):
-        raise RuntimeError(f"manim wrote {len(frames)} frames but showed {len(repeats)}")
-    return [frame for frame, count in zip(frames, repeats) for _ in range(count)]
-
-
-def _make_gif(job: RenderJob, frames_dir, repeats, frame_rate: float, scratch: Path):
+def _make_gif(job: RenderJob, output, scratch: Path):
     """The GIF from Manim's lossless PNG frames; its size and SSIM go into the manifest."""
-    from scenes.render.gif import GifSettings, best_gif, load_png_frames
+    from scenes.render.gif import GifSettings, best_gif
+    from scenes.render.manim_run import expand_repeats, load_png_frames
 
-    if frames_dir is None or not Path(frames_dir).is_dir():
+    if output.frames_dir is None or not output.frames_dir.is_dir():
         raise RuntimeError("manim wrote no frames for the GIF")
-    frames = expand_repeats(load_png_frames(Path(frames_dir)), repeats)
+    frames = expand_repeats(load_png_frames(output.frames_dir), output.repeats)
     options = job.gif
     base = GifSettings(width=min(options.width, frames[0].shape[1]), fps=options.fps, loop=options.loop)
-    result = best_gif(frames, int(round(frame_rate)), base, scratch / "out.gif", max_size=options.max_size)
+    result = best_gif(frames, int(round(output.frame_rate)), base, scratch / "out.gif", max_size=options.max_size)
     extra = {"gif": {"settings": result.settings.describe(), "ssim": round(result.ssim, 4),
                      "fits_budget": options.max_size is None or result.size_bytes <= options.max_size}}
-    return ([(result.path, job.relative_path)], extra)
+    return [(result.path, job.relative_path)], extra
 
 
 def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float, seconds: float) -> dict:
     return {
         "scene": job.scene_id,
-        "class": entry(job.scene_id).class_name,
         "spec": job.spec.as_dict(),
+        "spec_tag": spec_tag(job.spec),
         "settings": job.settings_for_output.as_dict(),
         "quality": job.settings_for_output.quality_label,
         "duration_s": round(video_seconds, 3),
@@ -279,23 +190,56 @@ def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float,
     }
 
 
-def capture_lossless_frames(scene_id: str, spec: SceneSpec | None = None, quality: str = "low_quality") -> tuple[list, float]:
-    """Every frame of a scene exactly as rendered (held frames repeated), and the frame rate:
-    the reference against which GIFs are measured (used by the benchmark)."""
-    from manim import config, tempconfig
+class Reporter:
+    """What a batch tells its caller as it goes; the CLI shows it, the benchmark ignores it."""
 
-    from scenes.render.gif import load_png_frames
+    def cached(self, job: RenderJob) -> None:
+        """``job``'s inputs are unchanged and its files are there."""
 
-    scene_class = entry(scene_id).load()
-    scratch = Path(tempfile.mkdtemp(prefix="normgeo-frames-"))
-    try:
-        options = {"media_dir": str(scratch), "quality": quality, "format": "png-sequence", "disable_caching": True,
-                   "progress_bar": "none", "verbosity": "ERROR", "notify_outdated_version": False}
-        with tempconfig(options):
-            scene = scene_class(spec=spec or scene_class.spec_class())
-            repeats = record_frame_repeats(scene)
-            scene.render()
-            frames = expand_repeats(load_png_frames(Path(scene.renderer.file_writer.output_plan.image_sequence_dir)), repeats)
-            return frames, float(config.frame_rate)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    def started(self, job: RenderJob) -> None:
+        """``job`` was handed to a worker."""
+
+    def finished(self, result: RenderResult) -> None:
+        """``result.job`` was made or failed."""
+
+
+def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = False,
+             reporter: Reporter | None = None) -> list[RenderResult]:
+    """Render every job whose inputs changed, in up to ``workers`` processes, in the order given;
+    return one result per job, in that order. A failing job does not stop the others."""
+    reporter = reporter or Reporter()
+    results: dict[int, RenderResult] = {}
+    pending = []
+    for index, job in enumerate(render_jobs):
+        digest = input_hash(job)
+        record = Manifest(job.out_dir).get(job.relative_path)
+        if is_cached(job, Manifest(job.out_dir), digest):
+            results[index] = RenderResult(job, "cached", files=tuple(record["files"]), record=record)
+            reporter.cached(job)
+        else:
+            pending.append((index, job, digest))
+
+    def finish(index: int, result: RenderResult) -> None:
+        results[index] = result
+        reporter.finished(result)
+
+    if workers == 1 or len(pending) <= 1:
+        for index, job, digest in pending:
+            reporter.started(job)
+            finish(index, render_job(job, digest, verbose))
+    else:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context) as pool:
+            futures = {}
+            for index, job, digest in pending:
+                futures[pool.submit(render_job, job, digest, verbose)] = index
+                reporter.started(job)
+            try:
+                for future in as_completed(futures):
+                    finish(futures[future], future.result())
+            except KeyboardInterrupt:
+                for future in futures:
+                    future.cancel()
+                raise
+    return [results[index] for index in range(len(render_jobs))]
+

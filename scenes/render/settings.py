@@ -1,10 +1,10 @@
-"""Render settings shared by the commands: quality presets, formats, output names."""
+"""Render settings: quality presets, formats, pixel sizes, GIF options."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["QUALITIES", "FORMATS", "RenderSettings", "GifOptions", "artifact_name", "parse_size", "parse_resolution"]
+__all__ = ["QUALITIES", "FORMATS", "TRANSPARENT_FORMATS", "RenderSettings", "GifOptions", "parse_size", "parse_resolution"]
 
 # Manim's presets: flag → (manim quality name, label used in file names).
 QUALITIES = {
@@ -85,14 +85,3 @@ def parse_size(text: str) -> int:
     if value <= 0:
         raise ValueError("size must be positive")
     return int(value * factor)
-
-
-def artifact_name(scene_id: str, lang: str, theme: str, settings: RenderSettings, suffix: str | None = None) -> str:
-    """``<id>/<id>.<lang>.<theme>.<quality>[.alpha].<ext>``: predictable, one file per combination.
-
-    >>> artifact_name("radial-projection", "zh", "light", RenderSettings("h", "mp4"))
-    'radial-projection/radial-projection.zh.light.1080p60.mp4'
-    """
-    alpha = ".alpha" if settings.transparent else ""
-    extension = suffix or settings.format
-    return f"{scene_id}/{scene_id}.{lang}.{theme}.{settings.quality_label}{alpha}.{extension}"

@@ -2,17 +2,17 @@
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from normgeo import (
     condition_number,
     conditioning_demo,
-    quadratic_contours,
     gradient_descent_path,
     gradient_descent_run,
     largest_stable_step,
     least_squares_hessian,
+    quadratic_contours,
     scaled_features,
     standardize_features,
     steps_to_tolerance,
@@ -93,6 +93,7 @@ def test_bad_inputs_to_conditioning_raise():
 
 
 @given(st.floats(1.0, 100.0), st.floats(0.0, 3.0), st.floats(0.01, 5.0))
+@example(1.0000000000000002, 1.0, 1.0)  # found by hypothesis: R·D·Rᵀ is symmetric only up to rounding
 def test_contours_are_level_sets(kappa, angle, level):
     """Every contour point w satisfies ½wᵀHw = c."""
     rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -110,3 +111,11 @@ def test_conditioning_demo_computes_the_scene_numbers():
     assert demo.steps_raw > 1e6 * demo.steps_standardized
     assert demo.drawn_before.kappa == pytest.approx(60.0)
     assert demo.step_limit_raw == pytest.approx(2 / np.linalg.eigvalsh(least_squares_hessian(scaled_features()))[-1])
+
+
+def test_hessians_must_be_symmetric_up_to_rounding():
+    """An H whose transpose differs by more than rounding raises; one off by 1e-17 is accepted."""
+    with pytest.raises(ValueError, match="symmetric"):
+        quadratic_contours([[1.0, 0.5], [0.0, 1.0]], [1.0])
+    (curve,) = quadratic_contours([[1.0, 1e-17], [0.0, 1.0]], [1.0])
+    assert np.isfinite(curve).all()

@@ -1,17 +1,44 @@
 """Laws of the orthogonal decomposition x = μ·1 + (x − μ·1) (A6)."""
 
+import math
+
 import numpy as np
 from hypothesis import given
+from hypothesis import strategies as st
 
 from normgeo import decompose, ones_direction, project_to_zero_mean_hyperplane
-from tests.core.strategies import close, vectors
+from tests.core.strategies import RELATIVE_TOLERANCE, close, vectors
 
 
 @given(vectors())
-def test_parts_recombine_to_the_input(x):
-    """A vector is the sum of its mean part and its centred part."""
+def test_mean_is_the_average_of_the_entries(x):
+    """μ = (Σxᵢ)/n, compared with an exactly rounded sum (math.fsum) row by row."""
     parts = decompose(x)
-    assert close(parts.recombined, x, scale=np.max(np.abs(x)))
+    rows = x.reshape(-1, x.shape[-1])
+    expected = np.array([math.fsum(row) / row.size for row in rows]).reshape(x.shape[:-1])
+    assert close(parts.mean, expected, scale=np.max(np.abs(x)))
+
+
+@given(vectors(batch=()))
+def test_mean_part_is_the_orthogonal_projection_onto_the_ones_line(x):
+    """μ·1 = (11ᵀ/n)x, the projector onto span(1) written as a matrix; and x − μ·1 = (I − 11ᵀ/n)x."""
+    n = x.size
+    onto_ones = np.ones((n, n)) / n
+    parts = decompose(x)
+    assert close(parts.mean_part, onto_ones @ x, scale=np.max(np.abs(x)) * n)
+    assert close(parts.centred_part, (np.eye(n) - onto_ones) @ x, scale=np.max(np.abs(x)) * n)
+
+
+@given(vectors(batch=()), st.floats(-1e6, 1e6))
+def test_mean_part_is_the_closest_point_of_the_ones_line(x, t):
+    """‖x − μ·1‖ ≤ ‖x − t·1‖ for every t: μ·1 is the nearest multiple of 1, and the gap is
+    exactly n(t − μ)² (Pythagoras, since x − μ·1 ⟂ 1)."""
+    parts = decompose(x)
+    n, mu = x.size, float(parts.mean)
+    nearest, other = np.sum((x - mu) ** 2), np.sum((x - t) ** 2)
+    scale = (np.max(np.abs(x)) + abs(t)) ** 2 * n
+    assert other >= nearest - RELATIVE_TOLERANCE * scale
+    assert abs(other - nearest - n * (t - mu) ** 2) <= 1e-9 * scale
 
 
 @given(vectors())
@@ -26,7 +53,7 @@ def test_parts_are_orthogonal(x):
 def test_mean_part_is_along_ones_and_centred_part_has_mean_zero(x):
     """μ·1 has equal entries; x − μ·1 sums to zero (it is on the hyperplane)."""
     parts = decompose(x)
-    assert np.allclose(parts.mean_part, parts.mean[..., None])
+    assert np.array_equal(parts.mean_part, np.broadcast_to(parts.mean[..., None], x.shape))
     assert close(parts.centred_part.sum(axis=-1), 0.0, scale=np.max(np.abs(x)) * x.shape[-1])
 
 

@@ -11,6 +11,7 @@ from normgeo import (
     NormGeoError,
     ShapeError,
     UnknownLayerError,
+    UnmatchedPointError,
     ZeroVarianceError,
     ZeroVectorError,
 )
@@ -24,13 +25,16 @@ FUNCTIONS_OF_VECTORS = [
     normgeo.euclidean_norm,
     normgeo.project_to_zero_mean_hyperplane,
     normgeo.distance_to_zero_mean_hyperplane,
+    normgeo.layer_norm_jacobian,
+    normgeo.rms_norm_jacobian,
+    normgeo.rms_layer_norm_angle,
 ]
 
 
 def test_every_error_is_a_value_error():
     """All core errors derive from NormGeoError, itself a ValueError."""
     for error in (EmptyInputError, InvalidParameterError, NonFiniteError, ShapeError, UnknownLayerError,
-                  ZeroVarianceError, ZeroVectorError):
+                  UnmatchedPointError, ZeroVarianceError, ZeroVectorError):
         assert issubclass(error, NormGeoError) and issubclass(error, ValueError)
 
 

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from normgeo import (
@@ -19,6 +19,7 @@ from normgeo import (
     radial_projection,
     rms_norm,
 )
+from normgeo.errors import ZeroVarianceError
 from tests.core.strategies import channel_first_arrays, close, positive_scales, spread_vectors, vectors
 
 EPSILONS = st.sampled_from([0.0, 1e-6, 1e-5, 1e-2])
@@ -87,14 +88,22 @@ def test_rms_norm_matches_the_textbook_formula(x, eps):
     assert close(rms_norm(x, eps=eps), expected, scale=math.sqrt(x.shape[-1]))
 
 
-@given(spread_vectors(batch=()), st.lists(st.floats(-3, 3), min_size=1, max_size=1))
-def test_affine_parameters_scale_and_shift_each_dimension(x, values):
-    """y = γ·x̂ + β applies γᵢ and βᵢ to dimension i."""
-    n = x.size
-    gamma = np.linspace(0.5, 2.0, n)
-    beta = np.full(n, values[0])
-    assert close(layer_norm(x, weight=gamma, bias=beta), gamma * layer_norm(x) + beta, scale=10 * n)
-    assert close(rms_norm(x, weight=gamma), gamma * rms_norm(x), scale=10 * n)
+@given(st.integers(2, 6), st.data())
+def test_affine_parameters_scale_and_shift_each_feature_of_a_batch(n, data):
+    """y[b, i] = γᵢ·x̂[b, i] + βᵢ for every row b, with distinct γᵢ, βᵢ, also when the batch has as
+    many rows as there are features (where a wrong axis would broadcast silently)."""
+    batch = data.draw(st.sampled_from([1, n, n + 1]))
+    x = data.draw(spread_vectors(n=n, batch=(batch,)))
+    gamma, beta = np.linspace(0.5, 2.0, n), np.linspace(-3.0, 1.0, n)
+    ln, rms = layer_norm(x, eps=0.0, weight=gamma, bias=beta), rms_norm(x, eps=0.0, weight=gamma)
+    for b in range(batch):
+        row = x[b]
+        mu = math.fsum(row) / n
+        sigma = math.sqrt(math.fsum((row - mu) ** 2) / n)
+        rms_value = math.sqrt(math.fsum(row * row) / n)
+        for i in range(n):
+            assert math.isclose(ln[b, i], gamma[i] * (row[i] - mu) / sigma + beta[i], rel_tol=1e-9, abs_tol=1e-8)
+            assert math.isclose(rms[b, i], gamma[i] * row[i] / rms_value, rel_tol=1e-9, abs_tol=1e-8)
 
 
 def batch_norm_by_loop(x, eps):
@@ -137,20 +146,63 @@ def test_group_norm_matches_a_plain_loop_over_groups(x, data):
 
 
 @given(channel_first_arrays())
-def test_group_norm_with_one_group_per_channel_is_instance_norm_and_one_group_is_layer_norm(x):
-    """GroupNorm with G = 1 normalizes each example over all its values (LayerNorm over (C, ...))."""
+def test_group_norm_with_one_group_is_layer_norm_over_channels_and_positions(x):
+    """GroupNorm with G = 1 normalizes each example over all its values: LayerNorm over (C, *)."""
     flat = x.reshape(x.shape[0], -1)
     assert close(group_norm(x, 1).reshape(flat.shape), layer_norm(flat), scale=1e3)
 
 
-def test_batch_and_group_affine_act_per_channel():
-    """γ and β of batch_norm and group_norm have one entry per channel (axis 1)."""
-    x = np.arange(24, dtype=float).reshape(2, 3, 4) ** 1.5
-    gamma, beta = np.array([1.0, 2.0, 3.0]), np.array([0.0, -1.0, 1.0])
-    assert np.allclose(batch_norm(x, weight=gamma, bias=beta), batch_norm(x) * gamma[:, None] + beta[:, None])
-    x4 = np.arange(32, dtype=float).reshape(2, 4, 4) ** 1.5
-    g4, b4 = np.arange(1.0, 5.0), np.arange(4.0)
-    assert np.allclose(group_norm(x4, 2, weight=g4, bias=b4), group_norm(x4, 2) * g4[:, None] + b4[:, None])
+@given(channel_first_arrays(spatial=st.sampled_from([(3,), (2, 3), (4,)])))
+def test_group_norm_with_one_channel_per_group_is_instance_norm(x):
+    """GroupNorm with G = C normalizes each (example, channel) over its spatial positions alone."""
+    eps = 1e-5
+    expected = np.empty_like(x)
+    for n, c in np.ndindex(*x.shape[:2]):
+        values = x[n, c].ravel()
+        mu = math.fsum(values) / values.size
+        var = math.fsum((values - mu) ** 2) / values.size
+        expected[n, c] = (x[n, c] - mu) / math.sqrt(var + eps)
+    assert close(group_norm(x, x.shape[1], eps=eps), expected, scale=1e3)
+
+
+@given(channel_first_arrays(min_channels=1, spatial=st.just(())), st.floats(1e-8, 1.0))
+def test_group_norm_with_one_value_per_group_erases_the_input(x, eps):
+    """C groups on an (N, C) input: every group is one value, so x − μ = 0 and the output is 0
+    (ε > 0); at ε = 0 the group is constant and raises."""
+    assert np.array_equal(group_norm(x, x.shape[1], eps=eps), np.zeros_like(x))
+    with pytest.raises(ZeroVarianceError):
+        group_norm(x, x.shape[1], eps=0.0)
+
+
+@given(channel_first_arrays(min_channels=2), st.data())
+def test_group_norm_groups_on_n_d_inputs_are_centred_and_on_their_sphere(x, data):
+    """(N, C, *) input, ε = 0: each example's group of m values (C/G channels × positions) sums to 0
+    and has length √m, whenever the group is not constant."""
+    channels = x.shape[1]
+    groups = data.draw(st.sampled_from([g for g in range(1, channels + 1) if channels % g == 0]))
+    blocks = x.reshape(x.shape[0], groups, -1)
+    varying = blocks.std(axis=-1) > 1e-6 * np.max(np.abs(x))
+    assume(varying.all())
+    y = group_norm(x, groups, eps=0.0).reshape(blocks.shape)
+    m = blocks.shape[-1]
+    assert close(y.sum(axis=-1), 0.0, scale=m)
+    assert close(np.sqrt(np.sum(y * y, axis=-1)), math.sqrt(m), scale=math.sqrt(m))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (3, 3, 4), (2, 4, 2, 3), (4, 4, 1)])
+def test_batch_and_group_affine_act_per_channel(shape):
+    """γ and β of batch_norm and group_norm have one distinct entry per channel (axis 1), on (N, C, *)
+    inputs including N = C, checked cell by cell against γ_c·x̂ + β_c."""
+    x = np.random.default_rng(sum(shape)).normal(size=shape) * 3 + 1
+    channels = shape[1]
+    gamma, beta = np.arange(1.0, channels + 1) * 0.7, np.arange(channels) - 1.5
+    groups = 2 if channels % 2 == 0 else 1
+    plain = {"bn": batch_norm_by_loop(x, 1e-5), "gn": group_norm_by_loop(x, groups, 1e-5)}
+    affine = {"bn": batch_norm(x, weight=gamma, bias=beta), "gn": group_norm(x, groups, weight=gamma, bias=beta)}
+    for key in plain:
+        for index in np.ndindex(*shape):
+            c = index[1]
+            assert math.isclose(affine[key][index], gamma[c] * plain[key][index] + beta[c], rel_tol=1e-9, abs_tol=1e-9)
 
 
 def test_normalize_over_axes_is_the_one_formula_behind_every_layer():
@@ -203,7 +255,8 @@ def test_inputs_are_not_mutated():
 
 @pytest.mark.parametrize("scale", [1e-200, 1e200])
 def test_layers_handle_extreme_magnitudes(scale):
-    """LayerNorm and RMSNorm at ε = 0 give the same answer for x·1e±200 as for x."""
+    """LayerNorm and RMSNorm at ε = 0 give for x·1e±200 the closed forms of x = (1, 2, 4):
+    μ = 7/3, σ = √(14/9), so LN = (−4, −1, 5)/√14; RMS = √7, so RMSNorm = (1, 2, 4)/√7."""
     x = np.array([1.0, 2.0, 4.0])
-    assert np.allclose(layer_norm(x * scale, eps=0.0), layer_norm(x, eps=0.0))
-    assert np.allclose(rms_norm(x * scale, eps=0.0), rms_norm(x, eps=0.0))
+    assert np.allclose(layer_norm(x * scale, eps=0.0), np.array([-4.0, -1.0, 5.0]) / math.sqrt(14), rtol=1e-12)
+    assert np.allclose(rms_norm(x * scale, eps=0.0), x / math.sqrt(7), rtol=1e-12)

@@ -1,11 +1,11 @@
-"""Laws of scale invariance (B6): LN((cW)x) = LN(Wx); ∇ scales as 1/c and is ⟂ W; weight decay
-shrinks ‖W‖ and so raises the effective step η/‖W‖²."""
+"""Laws of scale invariance (B6, C3): LN((cW)x) = LN(Wx); ∇ scales as 1/c and is ⟂ W, so plain SGD
+grows ‖W‖ by η²‖∇‖² in square per step; weight decay shrinks ‖W‖ and so raises the effective step η/‖W‖²."""
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from normgeo import linear_layer_norm, linear_layer_norm_loss, weight_decay_run
+from normgeo import linear_layer_norm, linear_layer_norm_loss, norm_growth_run, weight_decay_run
 from normgeo.scale_invariance import teacher_problem
 
 scales = st.floats(min_value=1e-3, max_value=1e3)
@@ -41,7 +41,8 @@ def test_gradient_matches_finite_differences():
     for index in np.ndindex(w.shape):
         step = np.zeros_like(w)
         step[index] = h
-        numeric[index] = (linear_layer_norm_loss(w + step, x, target)[0] - linear_layer_norm_loss(w - step, x, target)[0]) / (2 * h)
+        up, down = linear_layer_norm_loss(w + step, x, target)[0], linear_layer_norm_loss(w - step, x, target)[0]
+        numeric[index] = (up - down) / (2 * h)
     assert np.allclose(grad, numeric, atol=1e-7)
 
 
@@ -60,3 +61,38 @@ def test_runs_are_deterministic_under_a_seed():
     """Same seed, same numbers; another seed, other numbers."""
     a, b, c = weight_decay_run(seed=3), weight_decay_run(seed=3), weight_decay_run(seed=4)
     assert np.array_equal(a.losses, b.losses) and not np.array_equal(a.losses, c.losses)
+
+
+@given(st.integers(0, 1000), st.sampled_from([0.0, 0.01, 0.05]), st.floats(0.05, 1.0))
+def test_minibatch_gradients_are_orthogonal_to_w_and_the_norm_follows_the_identity(seed, decay, lr):
+    """C3: every minibatch gradient has ⟨∇_t, W_t⟩ = 0 (relative to ‖∇_t‖·‖W_t‖), so
+    ‖W_{t+1}‖² = (1 − ηλ)²‖W_t‖² + η²‖∇_t‖² at every step, with the norms measured on W."""
+    run = norm_growth_run(steps=40, learning_rate=lr, weight_decay=decay, seed=seed)
+    assert np.all(np.abs(run.inner_products) <= 1e-12 * run.gradient_norms * run.weight_norms[:-1])
+    shrink = 1 - lr * decay
+    predicted = shrink**2 * run.weight_norms[:-1] ** 2 + lr**2 * run.gradient_norms**2
+    assert np.allclose(run.weight_norms[1:] ** 2, predicted, rtol=1e-12, atol=0)
+    assert np.array_equal(run.predicted_squared_norms, predicted)
+
+
+def test_plain_sgd_grows_the_norm_at_every_step_and_decay_holds_it_near_an_equilibrium():
+    """λ = 0: ‖W‖ rises at every one of 300 steps. λ = 0.05: over the second half ‖W‖ stays within
+    10% of its mean, which is less than half of where plain SGD ends."""
+    plain, decayed = norm_growth_run(), norm_growth_run(weight_decay=0.05)
+    assert np.all(np.diff(plain.weight_norms) > 0)
+    tail = decayed.weight_norms[150:]
+    assert np.all(np.abs(tail / tail.mean() - 1) < 0.1)
+    assert 2 * tail.mean() < plain.weight_norms[-1]
+
+
+def test_norm_growth_runs_are_deterministic_under_a_seed():
+    """Same seed, same norms; another seed, other norms."""
+    a, b, c = norm_growth_run(steps=20, seed=3), norm_growth_run(steps=20, seed=3), norm_growth_run(steps=20, seed=4)
+    assert np.array_equal(a.weight_norms, b.weight_norms) and not np.array_equal(a.weight_norms, c.weight_norms)
+
+
+def test_teacher_noise_only_changes_the_targets():
+    """noise = 0 keeps the old problem; noise > 0 moves the targets off LN(W*x) and keeps x."""
+    x0, t0 = teacher_problem(seed=5)
+    x1, t1 = teacher_problem(seed=5, noise=0.5)
+    assert np.array_equal(x0, x1) and not np.allclose(t0, t1)

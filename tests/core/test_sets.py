@@ -1,5 +1,7 @@
 """Laws of the two sets (A1): the sphere {‖v‖₂ = R} and the hyperplane {Σvᵢ = 0}."""
 
+import math
+
 import numpy as np
 from hypothesis import given
 
@@ -27,6 +29,9 @@ def test_distance_to_hyperplane_is_the_length_of_the_mean_part(v):
     """The nearest point of the hyperplane is v − μ·1, at distance ‖μ·1‖₂ = |μ|√n."""
     nearest = project_to_zero_mean_hyperplane(v)
     assert close(distance_to_zero_mean_hyperplane(v), euclidean_norm(v - nearest), scale=np.max(np.abs(v)))
+    n = v.shape[-1]
+    by_hand = np.array([abs(math.fsum(row)) / math.sqrt(n) for row in v.reshape(-1, n)]).reshape(v.shape[:-1])
+    assert close(distance_to_zero_mean_hyperplane(v), by_hand, scale=np.max(np.abs(v)) * math.sqrt(n))
 
 
 @given(vectors(), radii)

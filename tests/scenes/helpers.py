@@ -7,8 +7,7 @@ import itertools
 import numpy as np
 from manim import Typst, config, tempconfig
 
-from scenes.adapters import to_coordinates
-from scenes.catalog import MESSAGES
+from scenes.kit.adapters import to_coordinates
 
 __all__ = ["assert_narrates_every_step", "build_scene", "ends", "centres", "text_boxes", "assert_layout_is_clean", "GEOMETRY_TOLERANCE"]
 
@@ -70,10 +69,25 @@ def assert_layout_is_clean(scene, margin: float = 0.05) -> None:
         assert overlap_x <= margin or overlap_y <= margin, f"{a!r} overlaps {b!r}"
 
 
+def _joined(cues, lang: str) -> str:
+    glue = "" if lang == "zh" else " "
+    return glue.join(" ".join(cue.split("\n")) if lang != "zh" else cue.replace("\n", "") for cue in cues)
+
+
 def assert_narrates_every_step(scene) -> None:
-    """Each narration line of the scene's catalog (``<id>.say.*``) is spoken once, as a subtitle."""
-    steps = [key for key in MESSAGES if key.startswith(f"{scene.scene_id}.say.")]
-    assert len(scene.narration) == len(steps), (len(scene.narration), steps)
+    """The scene narrates exactly the steps of its text file, in the file's order, each once; the
+    subtitle cues of each step, joined, are that step's text; no cue overlaps the next or has more
+    than two lines."""
+    expected = scene.text_file().steps()
+    assert [step.key for step in scene.steps] == expected
+    assert [step.text for step in scene.steps] == scene.narration
     assert all(line.strip() for line in scene.narration)
-    captions = [caption.content for caption in scene.renderer.file_writer.subcaptions]
-    assert captions == scene.narration
+    cues = scene.renderer.file_writer.subcaptions
+    for before, after in zip(cues, cues[1:]):
+        assert before.end <= after.start, (before, after)
+    lang = scene.spec.lang
+    for step in scene.steps:
+        mine = [c.content for c in cues if step.start - 1e-6 <= c.start.total_seconds() < step.end - 1e-6
+                or (step.start == step.end and abs(c.start.total_seconds() - step.start) < 1e-6)]
+        assert _joined(mine, lang) == " ".join(step.text.split()) if lang != "zh" else step.text, (step.key, mine)
+        assert all(cue.count("\n") <= 1 for cue in mine)

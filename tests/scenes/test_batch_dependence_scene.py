@@ -5,7 +5,7 @@ import pytest
 
 from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_gap
 from scenes.batch_dependence import BatchDependence, BatchDependenceSpec
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene, centres
 
 

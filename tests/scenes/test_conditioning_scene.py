@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from normgeo import conditioning_demo
-from scenes.adapters import to_coordinates
+from scenes.kit.adapters import to_coordinates
 from scenes.conditioning import Conditioning, ConditioningSpec
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
 
 

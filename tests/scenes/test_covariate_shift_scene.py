@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from normgeo import VARIANTS, covariate_shift_study
-from scenes.adapters import to_coordinates
+from scenes.kit.adapters import to_coordinates
 from scenes.covariate_shift import CovariateShift, CovariateShiftSpec
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
 
 

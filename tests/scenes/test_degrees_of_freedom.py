@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from normgeo import rms_norm, sample_vectors
-from scenes.adapters import to_coordinates
+from scenes.kit.adapters import to_coordinates
 from scenes.degrees_of_freedom import DegreesOfFreedom, DegreesOfFreedomSpec
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
 from tests.scenes.helpers import (
     GEOMETRY_TOLERANCE,
     assert_layout_is_clean,

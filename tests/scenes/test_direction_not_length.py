@@ -5,8 +5,8 @@ import pytest
 
 from normgeo import l2_normalize
 from scenes.direction_not_length import DirectionNotLength, DirectionNotLengthSpec
-from scenes.languages import LANGUAGES
-from scenes.spec import SpecError
+from scenes.kit.languages import LANGUAGES
+from scenes.kit.spec import SpecError
 from tests.scenes.helpers import (
     GEOMETRY_TOLERANCE,
     assert_layout_is_clean,

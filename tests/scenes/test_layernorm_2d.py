@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from normgeo import degrees_of_freedom, layer_norm, sample_vectors
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
 from scenes.layernorm_2d import LayerNorm2D, LayerNorm2DSpec
 from tests.scenes.helpers import (
     GEOMETRY_TOLERANCE,
@@ -42,4 +42,4 @@ def test_custom_count_seed_and_dimension(media_dir):
     spec = LayerNorm2DSpec(count=60, seed=11, spread=3.0, high_dim=4096, theme="light")
     scene = build_scene(LayerNorm2D, spec, media_dir)
     check(scene, spec)
-    assert "4094" in scene.narration[-1]
+    assert "4,094" in scene.narration[-1]  # English groups thousands (CLDR)

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from normgeo import decompose, euclidean_norm, layer_norm, on_zero_mean_hyperplane
-from scenes.adapters import to_coordinates
-from scenes.languages import LANGUAGES
+from scenes.kit.adapters import to_coordinates
+from scenes.kit.languages import LANGUAGES
+from scenes.kit.numbers import fmt_number
 from scenes.layernorm_hyperplane import LayerNormHyperplane, LayerNormHyperplaneSpec
 from tests.scenes.helpers import GEOMETRY_TOLERANCE, assert_layout_is_clean, assert_narrates_every_step, build_scene
 
@@ -38,7 +39,7 @@ def test_output_lies_on_plane_and_sphere(lang, media_dir):
     scene = build_scene(LayerNormHyperplane, spec, media_dir)
     check(scene, spec)
     mean = float(decompose(np.array(spec.vector)).mean)
-    assert any(f"{mean:g}" in line for line in scene.narration)
+    assert any(fmt_number(mean, lang=lang) in line for line in scene.narration)
 
 
 def test_custom_vector(media_dir):

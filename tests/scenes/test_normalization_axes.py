@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from normgeo import batch_norm, group_norm, layer_norm, rms_norm
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
 from scenes.normalization_axes import NormalizationAxes, NormalizationAxesSpec
-from scenes.numbers import fmt_fixed
+from scenes.kit.numbers import fmt_fixed
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
 
 
@@ -21,7 +21,7 @@ def check(scene, spec):
     if len(spec.groups) > 1:
         expected["groupnorm-again"] = group_norm(grid, spec.groups[1], eps=eps)
     for key, values in expected.items():
-        assert scene.shown[key] == [fmt_fixed(v) for v in values.ravel()], key
+        assert scene.shown[key] == [fmt_fixed(v, lang=spec.lang) for v in values.ravel()], key
     assert np.allclose(scene.row_rms, np.sqrt(np.mean(expected["rmsnorm"] ** 2, axis=1)))
     assert np.allclose(scene.row_means, expected["rmsnorm"].mean(axis=1))
     assert len(scene.numbers) == grid.size

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from normgeo import prenorm_postnorm_study
-from scenes.adapters import to_coordinates
-from scenes.languages import LANGUAGES
+from scenes.kit.adapters import to_coordinates
+from scenes.kit.languages import LANGUAGES
 from scenes.prenorm_postnorm import PrenormPostnorm, PrenormPostnormSpec
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from normgeo import euclidean_norm, radial_projection
-from scenes.languages import LANGUAGES
-from scenes.numbers import fmt_number, fmt_vector
+from scenes.kit.languages import LANGUAGES
+from scenes.kit.numbers import fmt_number, fmt_vector
 from scenes.radial_projection import RadialProjection, RadialProjectionSpec
 from tests.scenes.helpers import (
     GEOMETRY_TOLERANCE,
@@ -35,7 +35,7 @@ def test_projected_tips_land_where_the_core_puts_them(lang, media_dir):
     scene = build_scene(RadialProjection, spec, media_dir)
     check(scene, spec)
     assert np.allclose(centres(scene.plane, [scene.example_dot]), [[0.6, 0.8]])
-    assert any(fmt_vector(radial_projection([3.0, 4.0])) in line and fmt_number(5.0) in line for line in scene.narration)
+    assert any(fmt_vector(radial_projection([3.0, 4.0]), lang=lang) in line and fmt_number(5.0, lang=lang) in line for line in scene.narration)
 
 
 def test_custom_vectors_and_radius(media_dir):

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from normgeo import euclidean_norm, l2_normalize, output_radius, rms_norm
-from scenes.languages import LANGUAGES
+from scenes.kit.languages import LANGUAGES
+from scenes.kit.numbers import fmt_number
 from scenes.sphere_radii import SphereRadii, SphereRadiiSpec
 from tests.scenes.helpers import (
     GEOMETRY_TOLERANCE,
@@ -36,7 +37,7 @@ def test_l2_and_rms_dots_sit_on_their_circles(lang, media_dir):
     spec = SphereRadiiSpec(lang=lang)
     scene = build_scene(SphereRadii, spec, media_dir)
     check(scene, spec)
-    assert any(f"{output_radius('rmsnorm', 2):.3f}" in line for line in scene.narration)
+    assert any(fmt_number(output_radius("rmsnorm", 2), lang=lang) in line for line in scene.narration)
 
 
 def test_custom_vectors(media_dir):

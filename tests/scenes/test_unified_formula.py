@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from normgeo import statistic_groups
-from scenes.grids import GROUP_OPACITIES
-from scenes.languages import LANGUAGES
+from scenes.kit.grids import GROUP_OPACITIES
+from scenes.kit.languages import LANGUAGES
 from scenes.unified_formula import UnifiedFormula, UnifiedFormulaSpec
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
 

@@ -1,0 +1,68 @@
+"""Where LayerNorm's outputs really live once ε and the affine step are counted (C1).
+
+The sphere statements hold at ε = 0. With ε > 0, ‖x̂‖₂ = √n·σ/√(σ² + ε) < √n: inputs
+with a small spread land inside the sphere. After y = β + γ ⊙ x̂ the outputs (ε = 0) lie
+on β + γ ⊙ (S ∩ H), S the sphere of radius √n and H the zero-mean hyperplane.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from normgeo.circles import circle_in_plane, hyperplane_basis
+from normgeo.errors import InvalidParameterError, ShapeError, ZeroVarianceError
+from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number
+
+__all__ = ["layer_norm_output_radius", "layer_norm_output_curve"]
+
+
+def layer_norm_output_radius(sigma, n: int, eps: float) -> np.ndarray:
+    """‖LN(x)‖₂ = √n·σ/√(σ² + ε) for an input of n entries with (biased) spread σ ≥ 0, before γ, β.
+
+    Vectorized over ``sigma``. Equal to √n at ε = 0 (for σ > 0), below √n for ε > 0, and 0 at
+    σ = 0 with ε > 0; σ = 0 with ε = 0 raises ``ZeroVarianceError`` (LayerNorm is undefined there).
+
+    >>> float(layer_norm_output_radius(1.0, 4, 0.0)), float(layer_norm_output_radius(1.0, 4, 3.0))
+    (2.0, 1.0)
+    """
+    sigma = as_finite_array(sigma, "sigma", min_ndim=0)
+    n = as_dimension(n, minimum=2)
+    eps = as_nonnegative_number(eps, "eps")
+    if (sigma < 0).any():
+        raise InvalidParameterError(f"sigma must be ≥ 0, got {sigma[sigma < 0].ravel()[0]}")
+    if eps == 0 and (sigma == 0).any():
+        raise ZeroVarianceError("σ = 0 with ε = 0: LayerNorm of a constant vector is undefined")
+    safe = np.where(sigma > 0, sigma, 1.0)
+    ratio = np.where(sigma > 0, math.sqrt(eps) / safe, np.inf)  # √ε/σ: never overflows like σ² would
+    return math.sqrt(n) / np.hypot(1.0, ratio)  # = √n·σ/√(σ² + ε), and never above √n after rounding
+
+
+def layer_norm_output_curve(weight=None, bias=None, samples: int = 96, radius: float | None = None) -> np.ndarray:
+    """Points β + γ ⊙ c of LayerNorm's output set in 3-D, c running round the circle S ∩ H;
+    shape (samples, 3).
+
+    S ∩ H is the circle of radius √3 (or ``radius``, e.g. ``layer_norm_output_radius`` for one
+    σ under ε > 0) in the zero-mean plane, spanned by ``hyperplane_basis(3)``. With γ = 1 and
+    β = 0 the curve is that circle. In general it is an ellipse centred at β (the samples'
+    centroid is β; a segment or the point β if γ ⊙ u and γ ⊙ w are parallel), in the plane
+    through β spanned by γ ⊙ u and γ ⊙ w; when no γᵢ is 0, (p − β)/γ undoes it onto S ∩ H.
+    Each point's sum of entries is Σβᵢ + ⟨γ, c⟩, so the curve lies in H exactly when Σβᵢ = 0
+    and γ is a multiple of 1 (⟨γ, c⟩ = 0 all round); for γ = g·1 it lies in the plane
+    Σvᵢ = Σβᵢ, parallel to H at distance |Σβᵢ|/√3.
+
+    >>> layer_norm_output_curve(samples=4).round(6) + 0.0  # + 0.0: no −0
+    array([[ 1.224745, -1.224745,  0.      ],
+           [ 0.707107,  0.707107, -1.414214],
+           [-1.224745,  1.224745,  0.      ],
+           [-0.707107, -0.707107,  1.414214]])
+    """
+    gamma = np.ones(3) if weight is None else as_finite_array(weight, "weight")
+    beta = np.zeros(3) if bias is None else as_finite_array(bias, "bias")
+    for name, values in (("weight", gamma), ("bias", beta)):
+        if values.shape != (3,):
+            raise ShapeError(f"{name} must have shape (3,), got {values.shape}")
+    u, w = hyperplane_basis(3)
+    circle = circle_in_plane(u, w, math.sqrt(3) if radius is None else radius, samples)
+    return beta + gamma * circle

@@ -1,0 +1,89 @@
+"""Options shared by the commands, each declared once here and attached by the decorators below."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from scenes.cli.errors import UsageProblem
+from scenes.kit.languages import DEFAULT_LANGUAGE, LANGUAGES
+from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
+from scenes.kit.theme import DEFAULT_THEME, THEMES
+from scenes.render.settings import QUALITIES, parse_resolution
+
+__all__ = ["lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
+           "resolution_value"]
+
+
+def _choice(kind: str, known):
+    def check(ctx, param, value):
+        if value is not None and value not in known:
+            raise UsageProblem(f"unknown {kind} {value!r}; choose one of {', '.join(known)}")
+        return value
+
+    return check
+
+
+def resolution_value(ctx, param, text):
+    if text is None:
+        return None
+    try:
+        return parse_resolution(text)
+    except ValueError as error:
+        raise UsageProblem(f"--resolution {text!r}: {error}") from None
+
+
+lang_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
+                           help=f"Language of on-screen text and subtitles: {', '.join(LANGUAGES)}.")
+theme_option = click.option("--theme", default=DEFAULT_THEME, show_default=True, callback=_choice("theme", tuple(THEMES)),
+                            help="dark (lecture video) or light (white background for blogs).")
+out_option = click.option("--out", "out_dir", default="renders", show_default=True, type=click.Path(path_type=Path),
+                          help="Output folder.")
+quality_option = click.option("-q", "--quality", default="l", show_default=True, callback=_choice("quality", tuple(QUALITIES)),
+                              help="l 480p15, m 720p30, h 1080p60, k 2160p60 (Manim's presets).")
+resolution_option = click.option("--resolution", default=None, metavar="WxH", callback=resolution_value,
+                                 help="Pixel size instead of the preset's (frame rate still from -q), e.g. 1080x1080.")
+set_option = click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+                          help='Change a spec setting, e.g. --set vectors="3,4;6,8;-2,1". Repeatable; '
+                               "`normgeo spec ID` lists a scene's settings.")
+spec_option = click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
+                           help="A TOML file of settings: a [scene-id] table per scene, or top-level keys for all.")
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+                           help="Scenes rendered at once, each in its own process (default: number of cores).")
+force_option = click.option("--force", is_flag=True, help="Render even if an identical render is already there.")
+quiet_option = click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+verbose_option = click.option("--verbose", is_flag=True, help="Show Manim's own log.")
+
+scene_arguments = [
+    click.argument("scene_ids", nargs=-1),
+    click.option("--all", "all_scenes", is_flag=True, help="Every scene, in lecture order (the default)."),
+]
+
+
+def render_options(function):
+    """Every option a rendering command takes (render, still, gif, lecture)."""
+    for option in reversed([quality_option, resolution_option, lang_option, theme_option, out_option, set_option,
+                            spec_option, jobs_option, force_option, quiet_option, verbose_option]):
+        function = option(function)
+    return function
+
+
+def with_scene_arguments(function):
+    for argument in reversed(scene_arguments):
+        function = argument(function)
+    return function
+
+
+def scene_selection(ids: tuple[str, ...], all_scenes: bool) -> list[str]:
+    """The scene ids asked for (every scene, in lecture order, when none or --all); unknown ids get a
+    "did you mean"."""
+    if all_scenes or not ids:
+        return list(LECTURE_ORDER)
+    selected = []
+    for scene_id in ids:
+        try:
+            selected.append(entry(scene_id).id)
+        except UnknownSceneError as error:
+            raise UsageProblem(str(error)) from None
+    return list(dict.fromkeys(selected))

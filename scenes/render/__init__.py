@@ -1,0 +1,47 @@
+"""The render pipeline: jobs, Manim runs, lossless frames, GIFs, video remux with chapters,
+subtitles, the manifest and output names. No click here: the CLI (``scenes.cli``) and the
+benchmark (``bench/``) both call these public functions.
+"""
+
+from scenes.render.checks import check_fonts, check_format, check_manim, check_output_folder, check_transparency
+from scenes.render.errors import InputError
+from scenes.render.gallery import write_gallery
+from scenes.render.jobs import RenderJob, RenderResult, Reporter, input_hash, run_jobs
+from scenes.render.lecture import LectureResult, join_lecture, lecture_path
+from scenes.render.manifest import Manifest
+from scenes.render.names import artifact_name, gif_name, lecture_name, spec_tag
+from scenes.render.settings import FORMATS, QUALITIES, TRANSPARENT_FORMATS, GifOptions, RenderSettings, parse_resolution, parse_size
+from scenes.render.specs import build_specs, parse_assignments, spec_class
+
+__all__ = [
+    "FORMATS",
+    "GifOptions",
+    "InputError",
+    "LectureResult",
+    "Manifest",
+    "QUALITIES",
+    "RenderJob",
+    "RenderResult",
+    "RenderSettings",
+    "Reporter",
+    "TRANSPARENT_FORMATS",
+    "artifact_name",
+    "build_specs",
+    "check_fonts",
+    "check_format",
+    "check_manim",
+    "check_output_folder",
+    "check_transparency",
+    "gif_name",
+    "input_hash",
+    "join_lecture",
+    "lecture_name",
+    "lecture_path",
+    "parse_assignments",
+    "parse_resolution",
+    "parse_size",
+    "run_jobs",
+    "spec_class",
+    "spec_tag",
+    "write_gallery",
+]

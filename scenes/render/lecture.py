@@ -1,0 +1,55 @@
+"""The lecture: rendered scenes joined into one MP4 (a chapter per scene) with joined subtitles."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from scenes.kit.registry import entry
+from scenes.render.files import atomic_write_text, install_file
+from scenes.render.jobs import RenderJob
+from scenes.render.names import lecture_name, spec_tag
+from scenes.render.subtitles import join_subtitles, srt_to_vtt
+from scenes.render.video import concatenate_with_chapters, video_duration
+
+__all__ = ["lecture_path", "join_lecture", "LectureResult"]
+
+
+def _lecture_tag(jobs: list[RenderJob]) -> str | None:
+    tags = [spec_tag(job.spec) or "" for job in jobs]
+    if not any(tags):
+        return None
+    return hashlib.sha256("|".join(tags).encode()).hexdigest()[:8]
+
+
+def lecture_path(jobs: list[RenderJob]) -> Path:
+    """``lecture/lecture.<lang>.<theme>[.<tag>].<quality>.mp4`` in the jobs' output folder."""
+    first = jobs[0]
+    return first.out_dir / lecture_name(first.spec.lang, first.spec.theme, first.settings, _lecture_tag(jobs))
+
+
+class LectureResult:
+    """The joined video, each scene's (start, end) in it, and its duration."""
+
+    def __init__(self, path: Path, spans: list[tuple[float, float]], duration: float):
+        self.path, self.spans, self.duration = path, spans, duration
+
+
+def join_lecture(jobs: list[RenderJob]) -> LectureResult:
+    """Remux the rendered scene videos of ``jobs`` (no re-encode) into one MP4 with a chapter per
+    scene titled in the lecture's language; write joined .srt and .vtt beside it."""
+    target = lecture_path(jobs)
+    lang = jobs[0].spec.lang
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial.mp4")
+    parts = [(job.target, entry(job.scene_id).title(lang).replace("$", "")) for job in jobs]
+    try:
+        spans = concatenate_with_chapters(parts, partial)
+        install_file(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    subtitles = join_subtitles([(job.target.with_suffix(".srt").read_text(encoding="utf-8"), start)
+                                for job, (start, _) in zip(jobs, spans)])
+    atomic_write_text(target.with_suffix(".srt"), subtitles)
+    atomic_write_text(target.with_suffix(".vtt"), srt_to_vtt(subtitles))
+    return LectureResult(target, spans, video_duration(target))

@@ -1,0 +1,114 @@
+"""One validated spec per scene, from its defaults, a spec file and ``--set`` values.
+
+A spec file is TOML: a ``[scene-id]`` table per scene, and top-level keys that apply to every
+selected scene having that setting. It is read as strictly as ``--set``: an unknown section or key
+is refused with a "did you mean", before anything renders.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
+from scenes.kit.spec import SceneSpec, SpecError, did_you_mean
+from scenes.render.errors import InputError
+
+__all__ = ["parse_assignments", "read_spec_file", "build_specs", "spec_class"]
+
+OPTIONS_NOT_SETTINGS = {"lang": "--lang", "theme": "--theme"}
+
+
+def spec_class(scene_id: str) -> type[SceneSpec]:
+    """The spec class of a scene (imports its module, and so manim)."""
+    return entry(scene_id).load().spec_class
+
+
+def parse_assignments(assignments) -> dict[str, str]:
+    """``KEY=VALUE`` strings as a dict; a string without ``=`` is an input error."""
+    parsed = {}
+    for item in assignments:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--set expects KEY=VALUE, got {item!r}")
+        parsed[key.strip().replace("-", "_")] = value
+    return parsed
+
+
+def read_spec_file(path: Path | None) -> tuple[dict, dict[str, dict]]:
+    """(top-level settings, {scene id: settings}) from a spec file; an unknown scene section is refused."""
+    if path is None:
+        return {}, {}
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"cannot read spec file {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"spec file {path} is not valid TOML: {error}") from None
+    shared = {key.replace("-", "_"): value for key, value in data.items() if not isinstance(value, dict)}
+    sections = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            continue
+        if name not in LECTURE_ORDER:
+            raise InputError(f"spec file {path}: unknown scene [{name}]{did_you_mean(name, LECTURE_ORDER)}")
+        sections[name] = {key.replace("-", "_"): value for key, value in table.items()}
+    return shared, sections
+
+
+def _refuse_options(keys, where: str) -> None:
+    for key in keys:
+        if key in OPTIONS_NOT_SETTINGS:
+            raise InputError(f"{where}{key}: the {key} is chosen with {OPTIONS_NOT_SETTINGS[key]}, not as a setting")
+
+
+def _check_keys(scene_id: str, spec_type: type[SceneSpec], values: dict, where: str) -> None:
+    names = [f.name for f in spec_type.settings()]
+    for key in values:
+        if key not in names:
+            raise InputError(f"{where}{key}: not a setting of {scene_id}{did_you_mean(key, names)}"
+                             f" (see `normgeo spec {scene_id}`)")
+
+
+def _build(scene_id: str, spec_type: type[SceneSpec], lang: str, theme: str, values: dict) -> SceneSpec:
+    try:
+        return spec_type(lang=lang, theme=theme).with_overrides(values)
+    except SpecError as error:
+        raise InputError(f"{scene_id}: {error}") from None
+
+
+def build_specs(scene_ids: list[str], lang: str, theme: str, assignments: dict[str, str] | None = None,
+                spec_file: Path | None = None) -> dict[str, SceneSpec]:
+    """One validated spec per selected scene: defaults, then the file's top-level keys, then its
+    table for the scene, then ``--set`` values. Every section of the file is checked, selected or not."""
+    assignments = assignments or {}
+    shared, sections = read_spec_file(spec_file)
+    _refuse_options(assignments, "--set ")
+    _refuse_options(shared, f"spec file {spec_file}: ")
+    for name, values in sections.items():
+        _refuse_options(values, f"spec file {spec_file}: [{name}] ")
+    try:
+        classes = {scene_id: spec_class(scene_id) for scene_id in {*scene_ids, *sections}}
+    except UnknownSceneError as error:
+        raise InputError(str(error)) from None
+
+    selected_fields = {scene_id: {f.name for f in classes[scene_id].settings()} for scene_id in scene_ids}
+    every_field = sorted(set().union(*selected_fields.values())) if selected_fields else []
+    for origin, values in (("--set ", assignments), (f"spec file {spec_file}: ", shared)):
+        for key in values:
+            if not any(key in names for names in selected_fields.values()):
+                raise InputError(f"{origin}{key}: not a setting of {', '.join(scene_ids)}{did_you_mean(key, every_field)}")
+
+    for name, values in sections.items():  # a section of a scene not selected is still checked
+        _check_keys(name, classes[name], values, f"spec file {spec_file}: [{name}] ")
+        if name not in scene_ids:
+            _build(name, classes[name], lang, theme, values)
+
+    specs = {}
+    for scene_id in scene_ids:
+        names = selected_fields[scene_id]
+        values = {k: v for k, v in shared.items() if k in names}
+        values |= sections.get(scene_id, {})
+        values |= {k: v for k, v in assignments.items() if k in names}
+        specs[scene_id] = _build(scene_id, classes[scene_id], lang, theme, values)
+    return specs
