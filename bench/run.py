@@ -32,12 +32,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scenes.cli.gif import ssim  # noqa: E402
-from scenes.cli.rendering import capture_lossless_frames  # noqa: E402
-from scenes.cli.video import frames_at, read_timed_frames  # noqa: E402
-from scenes.registry import SCENES, entry  # noqa: E402
+from scenes.kit.registry import SCENES, entry  # noqa: E402
+from scenes.render import capture_lossless_frames, frames_at, read_timed_frames, ssim  # noqa: E402
 
 BIN = Path(sys.executable).parent
+SECTIONS = {"scene", "lecture", "gif", "hd", "surface"}
 MANIM_CFG = "[CLI]\nnotify_outdated_version = False\nprogress_bar = none\nverbosity = WARNING\n"
 
 
@@ -89,10 +88,15 @@ def main() -> None:
     ids = [s.id for s in SCENES]
     if args.scenes:
         ids = args.scenes.split(",")
+        unknown = [i for i in ids if i not in {s.id for s in SCENES}]
+        if unknown:
+            parser.error(f"unknown scene(s) {', '.join(unknown)}; valid: {', '.join(s.id for s in SCENES)}")
     elif args.quick:
         ids = ["radial-projection", "normalization-axes"]
     skip_hd = args.skip_hd or args.quick
     sections = set(args.sections.split(","))
+    if not sections <= SECTIONS:
+        parser.error(f"unknown section(s) {', '.join(sorted(sections - SECTIONS))}; valid: {', '.join(sorted(SECTIONS))}")
 
     work = Path(tempfile.mkdtemp(prefix="normgeo-bench-"))
     print(f"normgeo benchmark, {time.strftime('%Y-%m-%d %H:%M')} on {platform.node()}: {os.cpu_count()} cores, "

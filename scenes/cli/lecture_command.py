@@ -11,6 +11,7 @@ from scenes.cli.options import render_options
 from scenes.cli.render_command import render_batch
 from scenes.kit.registry import LECTURE_ORDER
 from scenes.render import RenderSettings, join_lecture
+from scenes.render.publish import publish_site
 
 __all__ = ["lecture_command"]
 
@@ -20,7 +21,7 @@ __all__ = ["lecture_command"]
 @reports_bad_input
 def lecture_command(resolution, quality, **common) -> None:
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
-    scene, plus .srt and .vtt subtitles for the whole lecture."""
+    scene, plus .srt and .vtt subtitles for the whole lecture; then refresh the site (`normgeo site`)."""
     settings = RenderSettings(quality, "mp4", False, resolution)
     results = render_batch(list(LECTURE_ORDER), settings, exit_on_failure=False, **common)
     if any(r.status == "failed" for r in results):
@@ -30,3 +31,7 @@ def lecture_command(resolution, quality, **common) -> None:
     if not common["quiet"]:
         click.echo(f"lecture: {lecture.path} ({lecture.duration / 60:.1f} min, {len(lecture.spans)} chapters, "
                    f"{lecture.path.stat().st_size / 1e6:.1f} MB) with .srt and .vtt")
+    site = publish_site(common["out_dir"], default_lang=common["lang"])
+    if not common["quiet"]:
+        click.echo(f"site: {site.site_dir / 'index.html'} (open it in a browser; presenter mode: "
+                   f"{site.site_dir / 'present.html'})")

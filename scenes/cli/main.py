@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 import normgeo
-from scenes.cli.gallery_command import gallery_command
 from scenes.cli.lecture_command import lecture_command
 from scenes.cli.list_command import list_command
 from scenes.cli.render_command import gif_command, render_command, still_command
+from scenes.cli.site_command import gallery_command, site_command
 from scenes.cli.spec_command import spec_command
 
 __all__ = ["cli", "main"]
@@ -23,7 +23,8 @@ def cli() -> None:
     """
 
 
-for command in (list_command, spec_command, render_command, still_command, gif_command, lecture_command, gallery_command):
+for command in (list_command, spec_command, render_command, still_command, gif_command, lecture_command, site_command,
+                gallery_command):
     cli.add_command(command)
 
 

@@ -166,7 +166,9 @@ def _coerce_tuple(name: str, value, hint) -> tuple:
         items = [value]  # a bare value for a tuple field: groups = 2 means (2,)
     try:
         return tuple(coerce(name, item.strip("()[] ") if isinstance(item, str) else item, inner) for item in items)
-    except SpecError:
+    except SpecError as error:
+        if "finite" in str(error):
+            raise SpecError(f"{name}: every value must be a finite number, got {value!r}") from None
         raise _refuse(name, hint, value) from None
 
 

@@ -269,7 +269,7 @@ def _math_safe(text: str) -> str:
     return _DIGIT_SPACE.sub(" thin ", _DIGIT_COMMA.sub('","', text))
 
 
-def fill(template: str, lang: str, values: dict | None = None) -> str:
+def fill(template: str, lang: str, values: dict | None = None, chosen: dict | None = None) -> str:
     """The template with its placeholders filled in ``lang``.
 
     >>> fill("{n, plural, one {# group} other {# groups}}", "en", {"n": 1})
@@ -278,6 +278,8 @@ def fill(template: str, lang: str, values: dict | None = None) -> str:
     'в 5,7 раза'
     >>> fill("$x = {x}$, {x}", "ru", {"x": "(0,6; 0,8)"})
     '$x = (0","6; 0","8)$, (0,6; 0,8)'
+
+    The plural category picked for each selector is recorded in ``chosen`` when given.
     """
     values = values or {}
     missing = placeholders(template) - set(values)
@@ -307,6 +309,8 @@ def fill(template: str, lang: str, values: dict | None = None) -> str:
                 if category not in node.branches:
                     raise TextError(f"{template[:40]!r}…: {node.name} = {texts[node.name]} is CLDR '{category}' in {lang}, "
                                     f"which the message does not give")
+                if chosen is not None:
+                    chosen[node.name] = category
                 emit(node.branches[category], texts[node.name])
 
     emit(_parse(template), None)

@@ -5,7 +5,8 @@ import json
 import pytest
 
 import normgeo
-from scenes.registry import scene_ids
+from scenes.kit import languages
+from scenes.kit.registry import scene_ids
 
 
 def test_version(run):
@@ -24,6 +25,7 @@ def test_list_json_gives_file_and_class_in_every_language(run):
     rows = json.loads(run("list", "--json", "--lang", "zh").output)
     assert [row["id"] for row in rows] == scene_ids()
     assert rows[0]["file"] == "scenes/radial_projection.py" and rows[0]["class"] == "RadialProjection"
+    assert rows[0]["text"] == "scenes/radial_projection.toml"
     assert "径向投影" in rows[0]["description"]
 
 
@@ -67,7 +69,7 @@ def test_unwritable_output_folder(run, tmp_path):
 
 def test_missing_font_is_reported_before_rendering(run, tmp_path, monkeypatch):
     """If the CJK font is not installed, --lang zh stops at once with the apt command."""
-    monkeypatch.setitem(__import__("scenes.languages").languages.REQUIRED_SYSTEM_FONTS, "zh", "No Such Font 42")
+    monkeypatch.setitem(languages.REQUIRED_SYSTEM_FONTS, "zh", "No Such Font 42")
     result = run("still", "radial-projection", "--lang", "zh", "--out", tmp_path)
     assert result.exit_code == 2 and "fonts-noto-cjk" in result.output
 

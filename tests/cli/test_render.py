@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from scenes.cli import rendering
+from scenes.render import files as file_writing
+from scenes.render import jobs as rendering
 
 pytestmark = pytest.mark.render
 
@@ -81,7 +82,7 @@ def test_interrupted_copy_leaves_no_partial_file(tmp_path, monkeypatch):
         open(dst, "wb").write(b"x" * 10)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(rendering.shutil, "copyfile", broken_copy)
+    monkeypatch.setattr(file_writing.shutil, "copyfile", broken_copy)
     with pytest.raises(KeyboardInterrupt):
-        rendering.install_file(source, target)
+        file_writing.install_file(source, target)
     assert list((tmp_path / "out").iterdir()) == []

@@ -4,8 +4,8 @@ import dataclasses
 
 import pytest
 
-from scenes.registry import SCENES, UnknownSceneError, entry, scene_ids
-from scenes.theme import THEMES, palette
+from scenes.kit.registry import SCENES, UnknownSceneError, entry, scene_ids
+from scenes.kit.theme import THEMES, palette
 
 CONTENT_ORDER = [
     "radial-projection",
@@ -56,3 +56,30 @@ def test_scene_files_import_manim_explicitly():
     """No ``from manim import *`` anywhere in scenes/."""
     for scene in SCENES:
         assert "import *" not in scene.source_file.read_text()
+
+
+def test_the_scenes_folder_holds_scene_modules_and_their_text_only():
+    """scenes/<scene>.py and scenes/<scene>.toml for each scene of the lecture order, nothing else at
+    that level but the package's __init__; each scene has a test that imports its module."""
+    from pathlib import Path
+
+    from scenes.kit.text import SCENES_DIR
+
+    modules = {p.stem for p in SCENES_DIR.glob("*.py")} - {"__init__"}
+    texts = {p.stem for p in SCENES_DIR.glob("*.toml")}
+    expected = {scene.id.replace("-", "_") for scene in SCENES}
+    assert modules == expected and texts == expected
+    tests = "\n".join(p.read_text() for p in (Path(__file__).parents[1] / "scenes").glob("test_*.py"))
+    for name in expected:
+        assert f"from scenes.{name} import" in tests, name
+
+
+def test_the_render_pipeline_does_not_know_click():
+    """scenes/render is called by the CLI and the benchmark; the CLI's click stays in scenes/cli."""
+    from pathlib import Path
+
+    import scenes.render
+
+    for path in Path(scenes.render.__file__).parent.glob("*.py"):
+        source = path.read_text()
+        assert "import click" not in source and "from click" not in source, path.name

@@ -1,0 +1,41 @@
+"""``normgeo site``: a static page of everything rendered, with live widgets and a presenter mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from scenes.cli.errors import reports_bad_input
+from scenes.cli.options import lang_option, out_option
+from scenes.render import check_output_folder
+from scenes.render.publish import publish_site
+
+__all__ = ["site_command", "gallery_command"]
+
+
+def _build(out_dir: Path, site_dir: Path | None, lang: str) -> None:
+    report = publish_site(check_output_folder(out_dir), site_dir, lang)
+    click.echo(f"site: {report.site_dir / 'index.html'} ({report.scenes} scenes, {report.media_files} media files, "
+               f"{report.total_bytes / 1e6:.1f} MB); presenter mode: {report.site_dir / 'present.html'}")
+
+
+@click.command("site")
+@out_option
+@click.option("--site", "site_dir", type=click.Path(path_type=Path), default=None,
+              help="Where to write the site (default: <out>/site).")
+@lang_option
+@reports_bad_input
+def site_command(out_dir: Path, site_dir: Path | None, lang: str) -> None:
+    """Build a static site from what the output folder holds: per scene its video with subtitles,
+    narrated text, still, GIF with embed snippets and live widget; presenter mode. Opens from disk."""
+    _build(out_dir, site_dir, lang)
+
+
+@click.command("gallery", hidden=True)
+@out_option
+@reports_bad_input
+def gallery_command(out_dir: Path) -> None:
+    """Retired: the gallery is now `normgeo site` (this builds the site)."""
+    click.echo("normgeo: `gallery` is now `normgeo site`; building the site", err=True)
+    _build(out_dir, None, "en")

@@ -1,0 +1,128 @@
+"""Settings a user can see and set, names that keep custom renders apart, and a manifest that
+several processes can write at once and that records each file as it lands."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+import pytest
+
+from scenes.render.manifest import Manifest
+
+NORMGEO = [sys.executable, "-c", "from scenes.cli.main import main; main()"]
+TINY = ("--resolution", "192x108")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_spec_lists_every_setting_with_type_default_range_and_meaning(run):
+    result = run("spec", "layernorm-2d")
+    assert result.exit_code == 0, result.output
+    for expected in ("count = 24", "a whole number; allowed 2 … 200", "how many random 2-D inputs", "high_dim = 896"):
+        assert expected in result.output
+    russian = run("spec", "layernorm-2d", "--lang", "ru")
+    assert "сколько случайных двумерных входов" in russian.output
+    rows = json.loads(run("spec", "normalization-axes", "--json").output)
+    assert [row["name"] for row in rows] == ["values", "eps", "groups"]
+    assert rows[2]["default"] == "2,1"
+
+
+def test_spec_of_an_unknown_scene_suggests_one(run):
+    result = run("spec", "layernorm-2")
+    assert result.exit_code == 2 and "did you mean 'layernorm-2d'" in result.output
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ("[layernorm-hyperplane]\nx = [5.0, -1.0, 2.0]\n", "x: not a setting of layernorm-hyperplane"),
+    ("[layernorm-hyperplne]\nvector = [5.0, -1.0, 2.0]\n", "did you mean 'layernorm-hyperplane'"),
+])
+def test_a_spec_file_with_an_unknown_section_or_key_renders_nothing(run, tmp_path, content, expected):
+    spec_file = tmp_path / "mine.toml"
+    spec_file.write_text(content)
+    result = run("render", "layernorm-hyperplane", "--spec", spec_file, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("normgeo: error:")]
+    assert len(errors) == 1 and expected in errors[0]
+    assert not list((tmp_path / "out").rglob("*.mp4"))
+
+
+def test_lecture_takes_set_and_spec_like_the_other_commands(run, tmp_path):
+    for command in ("render", "still", "gif", "lecture"):
+        help_text = run(command, "--help").output
+        assert "--set" in help_text and "--spec" in help_text, command
+    result = run("lecture", "--set", "radious=2", "--out", tmp_path)
+    assert result.exit_code == 2 and "did you mean 'radius'" in result.output
+
+
+@pytest.mark.render
+def test_a_custom_spec_gets_its_own_file_beside_the_default(run, tmp_path):
+    """radius=2 is not the default: its still is named with a spec tag and both files stay."""
+    assert run("still", "radial-projection", *TINY, "--out", tmp_path).exit_code == 0
+    assert run("still", "radial-projection", *TINY, "--set", "radius=2", "--out", tmp_path).exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "radial-projection").iterdir())
+    assert len(names) == 2 and "radial-projection.en.dark.192x108p15.png" in names
+    tagged = next(name for name in names if name != "radial-projection.en.dark.192x108p15.png")
+    tag = tagged.split(".")[3]
+    records = Manifest(tmp_path).artifacts
+    assert records[f"radial-projection/{tagged}"]["spec_tag"] == tag
+    assert records[f"radial-projection/{tagged}"]["spec"]["radius"] == 2.0
+    assert records["radial-projection/radial-projection.en.dark.192x108p15.png"]["spec_tag"] is None
+
+
+def _put_many(folder: str, prefix: str, count: int) -> None:
+    manifest = Manifest(Path(folder))
+    for index in range(count):
+        manifest.put(f"{prefix}/{index}", {"index": index})
+
+
+def test_processes_writing_one_manifest_at_once_lose_nothing(tmp_path):
+    """Four processes each record 40 entries concurrently: all 160 are there, the JSON is whole."""
+    context = get_context("spawn")
+    workers = [context.Process(target=_put_many, args=(str(tmp_path), f"p{i}", 40)) for i in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    artifacts = Manifest(tmp_path).artifacts
+    assert len(artifacts) == 160
+    assert not [p for p in tmp_path.iterdir() if p.name != "manifest.json"]
+
+
+@pytest.mark.render
+def test_two_normgeo_runs_into_one_folder_both_recorded(tmp_path):
+    """Two `normgeo still` processes of different scenes, started together, into one folder."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    runs = [subprocess.Popen([*NORMGEO, "still", scene, *TINY, "--out", str(tmp_path), "--quiet"], cwd=ROOT, env=env,
+                             stderr=subprocess.PIPE, text=True) for scene in ("scale-invariance", "layernorm-2d")]
+    for process in runs:
+        assert process.wait(timeout=240) == 0, process.stderr.read()
+    artifacts = Manifest(tmp_path).artifacts
+    assert {record["scene"] for record in artifacts.values()} == {"scale-invariance", "layernorm-2d"}
+    for name in artifacts:
+        assert (tmp_path / name).is_file()
+
+
+@pytest.mark.render
+def test_ctrl_c_keeps_finished_files_and_records_each_of_them(tmp_path):
+    """SIGINT to a --jobs 2 batch (the whole process group, as a terminal sends it) once a first
+    file has landed: exit 130, every file on disk is in the manifest, no partial files remain."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    scenes = ["scale-invariance", "layernorm-2d", "sphere-radii", "radial-projection", "direction-not-length"]
+    process = subprocess.Popen([*NORMGEO, "still", *scenes, *TINY, "--jobs", "2", "--out", str(tmp_path)], cwd=ROOT,
+                               env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not list(tmp_path.rglob("*.png")):
+        time.sleep(0.2)
+    assert list(tmp_path.rglob("*.png")), "no file landed in time"
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.png")}
+    assert on_disk and on_disk <= set(Manifest(tmp_path).artifacts)
+    assert len(on_disk) < len(scenes)
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]

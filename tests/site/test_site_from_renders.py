@@ -1,0 +1,53 @@
+"""`normgeo site` on a folder of real renders: the page opens from disk in Chromium, every media
+element loads, and the narrated text is what the render recorded."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scenes.cli.main import cli
+from tests.site.conftest import CHROMIUM
+
+pytestmark = pytest.mark.render
+TINY = ("--resolution", "192x108")
+
+
+def normgeo(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("renders")
+    for args in (("render", "scale-invariance"), ("still", "scale-invariance"), ("gif", "scale-invariance", "--width", 160),
+                 ("render", "layernorm-2d", "--lang", "ru")):
+        normgeo(*args, *TINY, "--out", out, "--jobs", 1)
+    return out
+
+
+def test_site_from_real_renders_opens_from_disk(rendered, open_page):
+    result = normgeo("site", "--out", rendered)
+    assert "site:" in result.output and "present.html" in result.output
+    index = rendered / "site" / "index.html"
+    assert index.is_file() and (rendered / "site" / "present.html").is_file()
+    page = open_page(index)
+    page.wait_for_function("() => [...document.querySelectorAll('video')].every(v => v.readyState >= 1)", timeout=20000)
+    text = page.inner_text("body")
+    manifest = json.loads((rendered / "manifest.json").read_text())["artifacts"]
+    record = manifest["scale-invariance/scale-invariance.en.dark.192x108p15.mp4"]
+    for step in record["steps"][:2]:
+        assert step["text"] in text
+    positions = [text.find(title) for title in ("LayerNorm in 2-D", "Only the direction of the weights matters")]
+    assert -1 not in positions and positions == sorted(positions)  # lecture order
+
+
+def test_gallery_is_retired_with_a_clear_message(rendered):
+    result = CliRunner().invoke(cli, ["gallery", "--out", str(rendered)])
+    assert result.exit_code == 0 and "now `normgeo site`" in result.output
+
+
+def test_chromium_is_there_for_the_site_tests():
+    assert CHROMIUM.exists(), "./run test installs Debian's chromium"
