@@ -11,16 +11,36 @@ pytestmark = pytest.mark.render
 
 
 def test_render_writes_video_subtitles_and_manifest_then_hits_the_cache(run, tmp_path):
-    """An MP4 with a non-empty .srt; the manifest records it; a second run does no work."""
+    """The MP4 read back from the file has the preset's size and frame rate and the scene's
+    duration (from an independent dry-run build); the .srt's cues, in order, are the scene's
+    narration; the manifest records it; a second run does no work; another spec is another file."""
+    import av
+    import srt
+
+    from scenes.radial_projection import RadialProjection, RadialProjectionSpec
+    from tests.scenes.helpers import build_scene
+
     result = run("render", "radial-projection", "--out", tmp_path, "--jobs", 1)
     assert result.exit_code == 0, result.output
     video = tmp_path / "radial-projection" / "radial-projection.en.dark.480p15.mp4"
-    subtitles = video.with_suffix(".srt")
-    assert video.stat().st_size > 10_000
-    assert "radial projection" in subtitles.read_text(encoding="utf-8")
+    scene = build_scene(RadialProjection, RadialProjectionSpec(), tmp_path / "dry")
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        frames = sum(1 for _ in container.decode(stream))
+        assert (stream.width, stream.height) == (854, 480)
+        assert stream.average_rate == 15
+        duration = float(stream.duration * stream.time_base)
+    assert duration == pytest.approx(scene.time, abs=0.25)  # frames round each animation's length
+    assert frames == pytest.approx(duration * 15, abs=1)
+    cues = list(srt.parse(video.with_suffix(".srt").read_text(encoding="utf-8")))
+    assert len(cues) == len(scene.renderer.file_writer.subcaptions)
+    assert " ".join(" ".join(cue.content.split()) for cue in cues) == " ".join(" ".join(line.split()) for line in scene.narration)
+    assert cues[-1].end.total_seconds() <= duration + 0.05
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     record = manifest["artifacts"]["radial-projection/radial-projection.en.dark.480p15.mp4"]
-    assert record["duration_s"] > 5 and record["size_bytes"] > 10_000 and len(record["input_hash"]) == 64
+    assert record["size_bytes"] == video.stat().st_size + video.with_suffix(".srt").stat().st_size + \
+        video.with_suffix(".vtt").stat().st_size
+    assert [step["text"] for step in record["steps"]] == scene.narration
     before = video.stat().st_mtime_ns
 
     again = run("render", "radial-projection", "--out", tmp_path)
@@ -28,7 +48,9 @@ def test_render_writes_video_subtitles_and_manifest_then_hits_the_cache(run, tmp
     assert video.stat().st_mtime_ns == before
 
     changed = run("render", "radial-projection", "--out", tmp_path, "--set", "radius=2", "--jobs", 1)
-    assert "1 made" in changed.output  # a different spec is a different input
+    assert "1 made" in changed.output  # a different spec is a different input, in a file of its own
+    assert video.stat().st_mtime_ns == before
+    assert len(list((tmp_path / "radial-projection").glob("*.mp4"))) == 2
 
 
 def test_still_writes_the_final_frame_in_chinese(run, tmp_path):
@@ -41,6 +63,10 @@ def test_still_writes_the_final_frame_in_chinese(run, tmp_path):
     with Image.open(png) as image:
         assert image.size == (854, 480)
         assert image.getpixel((2, 2))[:3] == (255, 255, 255)  # light theme background
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+        assert len(colours) > 50  # not blank: text and geometry are drawn
+        dark = sum(count for count, rgb in colours if sum(rgb) < 300)
+        assert dark > 2000  # the dark text and lines of the light theme cover thousands of pixels
     assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
 
 

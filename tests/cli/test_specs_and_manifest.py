@@ -126,3 +126,25 @@ def test_ctrl_c_keeps_finished_files_and_records_each_of_them(tmp_path):
     assert on_disk and on_disk <= set(Manifest(tmp_path).artifacts)
     assert len(on_disk) < len(scenes)
     assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("changed", ["normgeo/projection.py", "scenes/kit/base.py", "scenes/kit/common.toml",
+                                     "scenes/render/gif.py", "scenes/render/subtitles.py",
+                                     "scenes/radial_projection.py", "scenes/radial_projection.toml"])
+def test_the_cache_key_changes_when_any_source_of_the_output_changes(changed, tmp_path, monkeypatch):
+    """Editing the core, the kit, the pipeline that writes the file (GIF and subtitle encoding
+    included), or the scene's module or text must invalidate a cached render."""
+    from scenes.render import GifOptions, RenderJob, RenderSettings, build_specs, input_hash
+
+    spec = build_specs(["radial-projection"], "en", "dark")["radial-projection"]
+    job = RenderJob("radial-projection", spec, RenderSettings("l", "gif"), tmp_path, gif=GifOptions())
+    before = input_hash(job)
+    target = (ROOT / changed).resolve()
+    real_read = Path.read_bytes
+
+    def edited(path):
+        data = real_read(path)
+        return data + b"\n# edited" if Path(path).resolve() == target else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert input_hash(job) != before

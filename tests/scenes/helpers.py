@@ -15,8 +15,11 @@ __all__ = ["assert_narrates_every_step", "build_scene", "ends", "centres", "text
 GEOMETRY_TOLERANCE = 1e-9
 
 
-def build_scene(scene_class, spec, media_dir):
-    """Run ``construct`` to its final state without writing any frame or file."""
+def build_scene(scene_class, spec, media_dir, check_each_step: bool = True):
+    """Run ``construct`` to its final state without writing any frame or file. With
+    ``check_each_step`` the layout (no text overlapping, none outside the frame) is checked at the
+    end of every narrated step, not only on the last frame: each step's end is the moment before
+    the next step's narration starts."""
     options = {
         "dry_run": True,
         "media_dir": str(media_dir),
@@ -26,6 +29,15 @@ def build_scene(scene_class, spec, media_dir):
     }
     with tempconfig(options):
         scene = scene_class(spec=spec, skip_animations=True)
+        if check_each_step:
+            narrate = scene.caption
+
+            def caption_after_checking(step, *args, **kwargs):
+                if scene.steps:  # the previous step has ended: what it left on screen must be clean
+                    assert_layout_is_clean(scene, require_text=False, when=f"at the end of step {scene.steps[-1].key!r}")
+                return narrate(step, *args, **kwargs)
+
+            scene.caption = caption_after_checking
         scene.render()
     return scene
 
@@ -55,18 +67,19 @@ def _visible(mobject) -> bool:
     return any(part.get_fill_opacity() > 0 for part in mobject.family_members_with_points())
 
 
-def assert_layout_is_clean(scene, margin: float = 0.05) -> None:
+def assert_layout_is_clean(scene, margin: float = 0.05, require_text: bool = True, when: str = "on the last frame") -> None:
     """All text lies inside the frame and no two pieces of text overlap."""
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
     boxes = text_boxes(scene)
-    assert boxes, "the final frame shows no text"
+    assert boxes or not require_text, "the final frame shows no text"
     for mobject, low, high in boxes:
-        assert low[0] >= -half_width - 1e-6 and high[0] <= half_width + 1e-6, f"{mobject!r} is cut off at the side"
-        assert low[1] >= -half_height - 1e-6 and high[1] <= half_height + 1e-6, f"{mobject!r} is cut off at the top or bottom"
+        assert low[0] >= -half_width - 1e-6 and high[0] <= half_width + 1e-6, f"{mobject!r} is cut off at the side {when}"
+        assert low[1] >= -half_height - 1e-6 and high[1] <= half_height + 1e-6, \
+            f"{mobject!r} is cut off at the top or bottom {when}"
     for (a, a_low, a_high), (b, b_low, b_high) in itertools.combinations(boxes, 2):
         overlap_x = min(a_high[0], b_high[0]) - max(a_low[0], b_low[0])
         overlap_y = min(a_high[1], b_high[1]) - max(a_low[1], b_low[1])
-        assert overlap_x <= margin or overlap_y <= margin, f"{a!r} overlaps {b!r}"
+        assert overlap_x <= margin or overlap_y <= margin, f"{a!r} overlaps {b!r} {when}"
 
 
 def _joined(cues, lang: str) -> str:
