@@ -52,10 +52,9 @@ def test_bad_input_is_one_line_and_exit_status_two(run, args, expected, tmp_path
     """Never a traceback: a single 'normgeo: error: …' line naming the problem."""
     result = run(*args, "--out", tmp_path) if args[0] != "list" else run(*args)
     assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert expected in result.output
-    assert "Traceback" not in result.output
-    assert any(line.startswith(("normgeo: error:", "Error:", "Usage:")) for line in lines)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("normgeo: error:") and expected in lines[0], result.stderr
+    assert result.stdout == ""
     assert not any(tmp_path.rglob("*.mp4"))
 
 

@@ -9,12 +9,11 @@ import srt
 
 from scenes.cli import lecture_command as lecture_module
 from scenes.render import jobs as rendering
-from scenes.kit.registry import SCENES
 
-pytestmark = pytest.mark.render
 TINY = ("--resolution", "192x108")
 
 
+@pytest.mark.render
 @pytest.mark.parametrize("fmt", ["mp4", "webm", "mov", "png"])
 def test_every_format_renders(run, tmp_path, fmt):
     """One short scene per format; videos have subtitles beside them (SRT and WebVTT)."""
@@ -29,6 +28,7 @@ def test_every_format_renders(run, tmp_path, fmt):
         assert produced.with_suffix(".vtt").read_text(encoding="utf-8").startswith("WEBVTT")
 
 
+@pytest.mark.render
 def test_transparent_webm_has_an_alpha_channel(run, tmp_path):
     """--transparent with webm encodes VP9 with alpha (yuva420p)."""
     result = run("render", "scale-invariance", "--format", "webm", "--transparent", *TINY, "--out", tmp_path)
@@ -39,6 +39,7 @@ def test_transparent_webm_has_an_alpha_channel(run, tmp_path):
         assert "alpha" in str(stream.metadata).lower() or "yuva" in (stream.codec_context.pix_fmt or "")
 
 
+@pytest.mark.render
 def test_gif_reports_size_and_ssim_and_respects_a_budget(run, tmp_path):
     """The GIF's size and SSIM against the lossless frames are printed and recorded; a budget is met."""
     result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "150k", "--out", tmp_path)
@@ -60,6 +61,7 @@ def test_bad_resolution(run, tmp_path):
     assert result.exit_code == 2 and "even number" in result.output
 
 
+@pytest.mark.render
 def test_lecture_joins_scenes_with_chapters_and_subtitles(run, tmp_path, monkeypatch):
     """Two scenes → one MP4 with two chapters named by the scene titles, and joined .srt/.vtt."""
     monkeypatch.setattr(lecture_module, "LECTURE_ORDER", ("scale-invariance", "layernorm-2d"))
@@ -82,6 +84,7 @@ def test_lecture_joins_scenes_with_chapters_and_subtitles(run, tmp_path, monkeyp
     assert all(cue.content.count("\n") <= 1 for cue in cues)
 
 
+@pytest.mark.render
 def test_one_failing_scene_does_not_stop_the_others(run, tmp_path, monkeypatch):
     """With --jobs 2 a crash in one scene is reported; the other is made; the exit status is 1."""
     real = rendering._render_with_manim
@@ -98,11 +101,7 @@ def test_one_failing_scene_does_not_stop_the_others(run, tmp_path, monkeypatch):
     assert (tmp_path / "sphere-radii" / "sphere-radii.en.dark.192x108p15.png").is_file()
 
 
-def test_registry_is_complete_for_the_lecture():
-    """The lecture uses every registered scene."""
-    assert len(SCENES) == 13
-
-
+@pytest.mark.render
 def test_quiet_prints_nothing_and_render_format_gif_uses_the_gif_pipeline(run, tmp_path):
     """--quiet: no output on success; `render --format gif` makes the same kind of GIF as `normgeo gif`."""
     result = run("render", "scale-invariance", "--format", "gif", *TINY, "--quiet", "--out", tmp_path)

@@ -7,9 +7,9 @@ import pytest
 from scenes.render import files as file_writing
 from scenes.render import jobs as rendering
 
-pytestmark = pytest.mark.render
 
 
+@pytest.mark.render
 def test_render_writes_video_subtitles_and_manifest_then_hits_the_cache(run, tmp_path):
     """The MP4 read back from the file has the preset's size and frame rate and the scene's
     duration (from an independent dry-run build); the .srt's cues, in order, are the scene's
@@ -53,6 +53,7 @@ def test_render_writes_video_subtitles_and_manifest_then_hits_the_cache(run, tmp
     assert len(list((tmp_path / "radial-projection").glob("*.mp4"))) == 2
 
 
+@pytest.mark.render
 def test_still_writes_the_final_frame_in_chinese(run, tmp_path):
     """`normgeo still` → a 854×480 PNG; no temporary files are left in the output folder."""
     from PIL import Image
@@ -70,6 +71,7 @@ def test_still_writes_the_final_frame_in_chinese(run, tmp_path):
     assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
 
 
+@pytest.mark.render
 def test_failed_or_interrupted_render_keeps_the_previous_file(run, tmp_path, monkeypatch):
     """A render that dies midway leaves the earlier good file and no partial files."""
     assert run("still", "radial-projection", "--out", tmp_path).exit_code == 0
