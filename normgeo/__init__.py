@@ -16,6 +16,7 @@ from normgeo.batch_dependence import (
 )
 from normgeo.batch_geometry import ChannelColumns, batch_norm_columns
 from normgeo.centring import CentringSweep, angle_between, centring_angle, centring_angle_sweep, rms_layer_norm_angle
+from normgeo.centring_parts import MeanAndSpread, arc_between, mean_and_spread
 from normgeo.circles import circle_in_plane, hyperplane_basis, sphere_rings, square_in_plane, unit_angles
 from normgeo.conditioning import (
     ConditioningDemo,
@@ -80,6 +81,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "angle_between",
+    "arc_between",
     "averaged_axes",
     "batch_mean_spread",
     "batch_norm",
@@ -128,6 +130,8 @@ __all__ = [
     "linear_layer_norm",
     "linear_layer_norm_loss",
     "make_stack",
+    "mean_and_spread",
+    "MeanAndSpread",
     "NonFiniteError",
     "norm_growth_run",
     "normalize",

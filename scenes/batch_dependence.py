@@ -38,58 +38,89 @@ class BatchDependence(NormGeoScene):
     spec_class = BatchDependenceSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        pair = same_example_in_two_batches(n_features=spec.features, batch_size=spec.batch_size, seed=spec.seed)
-        spread = batch_mean_spread(spec.batch_sizes, seed=spec.seed)
-        gap = train_eval_gap(spec.batch_sizes, seed=spec.seed)
-        self.pair, self.spread, self.gap = pair, spread, gap
-        title = self.make_title()
-        self.say("intro", FadeIn(title), run_time=1.0, hold=0.8)
+        self.measure()
+        self.introduce()
+        self.compare_two_batches()
+        self.lay_out_plots()
+        self.plot_batch_mean_spread()
+        self.plot_train_eval_gap()
+        self.point_to_layernorm()
 
-        grids = VGroup()
-        for batch, key in ((pair.batch_a, "batch-a"), (pair.batch_b, "batch-b")):
-            cells = cell_rectangles(batch.shape, 0.78, 0.36, colors.muted)
-            numbers = number_cells(batch, [self.fmt.fixed(v) for v in batch.ravel()], cells, spec.lang, colors.text, SMALL_SIZE - 4)
-            mark = SurroundingRectangle(VGroup(*cells[: batch.shape[1]]), color=colors.highlight, buff=0.03, stroke_width=3)
-            label = self.text(key, font_size=SMALL_SIZE, color=colors.muted).next_to(cells, UP, buff=0.12)
-            grids.add(VGroup(cells, numbers, mark, label))
-        grids.arrange(RIGHT, buff=0.6).next_to(title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
+    def measure(self) -> None:
+        """Everything the scene shows, from the core: the two-batch example, the spread and the gap."""
+        spec = self.spec
+        self.pair = same_example_in_two_batches(n_features=spec.features, batch_size=spec.batch_size, seed=spec.seed)
+        self.spread = batch_mean_spread(spec.batch_sizes, seed=spec.seed)
+        self.gap = train_eval_gap(spec.batch_sizes, seed=spec.seed)
+
+    def introduce(self) -> None:
+        self.title = self.make_title()
+        self.say("intro", FadeIn(self.title), run_time=1.0, hold=0.8)
+
+    def compare_two_batches(self) -> None:
+        """B9: both batches as grids (the shared example boxed), and what each layer makes of it."""
+        colors, pair, fmt = self.palette, self.pair, self.fmt
+        grids = VGroup(self.batch_grid(pair.batch_a, "batch-a"), self.batch_grid(pair.batch_b, "batch-b"))
+        grids.arrange(RIGHT, buff=0.6).next_to(self.title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
         same = self.text("same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
         bn = self.text("bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
-                       a=self.fmt.vector(pair.batchnorm_a, 2), b=self.fmt.vector(pair.batchnorm_b, 2))
-        ln = self.text("ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
-                       a=self.fmt.vector(pair.layernorm_a, 2), b=self.fmt.vector(pair.layernorm_b, 2))
-        outputs = VGroup(same, bn, ln).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+                       a=fmt.vector(pair.batchnorm_a, 2), b=fmt.vector(pair.batchnorm_b, 2))
+        self.ln_outputs = self.text("ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
+                                    a=fmt.vector(pair.layernorm_a, 2), b=fmt.vector(pair.layernorm_b, 2))
+        outputs = VGroup(same, bn, self.ln_outputs).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
         outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, DOWN)
         self.outputs = outputs
         self.say("two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5)
 
-        positions = np.log2(spread.batch_sizes)
-        labels = {float(p): str(int(b)) for p, b in zip(positions, spread.batch_sizes)}
-        x_range = (float(positions[0]) - 0.3, float(positions[-1]) + 0.3, 1)
-        spread_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels)
-        gap_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels)
-        spread_axes.to_corner(DOWN + LEFT, buff=0.7).shift(RIGHT * 0.3)
-        gap_axes.to_corner(DOWN + RIGHT, buff=0.7)
-        spread_labels = axis_labels(spread_axes, self.words("batch-size"),
-                                    self.words("spread-axis"), spec.lang, colors.text)
-        gap_labels = axis_labels(gap_axes, self.words("batch-size"),
-                                 self.words("gap-axis"), spec.lang, colors.text)
-        measured = VGroup(*(dot_at(spread_axes, (p, m), colors.batchnorm, radius=0.06)
-                            for p, m in zip(positions, spread.measured)))
-        predicted = curve(spread_axes, positions, spread.predicted, colors.muted, stroke_width=2.5)
+    def batch_grid(self, batch, key: str) -> VGroup:
+        """One batch as a grid of numbers, its first row (the shared example) boxed, its name above."""
+        colors = self.palette
+        cells = cell_rectangles(batch.shape, 0.78, 0.36, colors.muted)
+        texts = [self.fmt.fixed(v) for v in batch.ravel()]
+        numbers = number_cells(batch, texts, cells, self.spec.lang, colors.text, SMALL_SIZE - 4)
+        mark = SurroundingRectangle(VGroup(*cells[: batch.shape[1]]), color=colors.highlight, buff=0.03, stroke_width=3)
+        label = self.text(key, font_size=SMALL_SIZE, color=colors.muted).next_to(cells, UP, buff=0.12)
+        return VGroup(cells, numbers, mark, label)
+
+    def lay_out_plots(self) -> None:
+        """Two log-log plots over the batch sizes: the spread of the batch mean (left), the gap (right)."""
+        colors, lang, spread, gap = self.palette, self.spec.lang, self.spread, self.gap
+        self.positions = np.log2(spread.batch_sizes)
+        labels = {float(p): str(int(b)) for p, b in zip(self.positions, spread.batch_sizes)}
+        x_range = (float(self.positions[0]) - 0.3, float(self.positions[-1]) + 0.3, 1)
+        self.spread_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels, lang=self.spec.lang)
+        self.gap_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels, lang=self.spec.lang)
+        self.spread_axes.to_corner(DOWN + LEFT, buff=0.7).shift(RIGHT * 0.3)
+        self.gap_axes.to_corner(DOWN + RIGHT, buff=0.7)
+        self.spread_labels = axis_labels(self.spread_axes, self.words("batch-size"), self.words("spread-axis"), lang,
+                                         colors.text)
+        self.gap_labels = axis_labels(self.gap_axes, self.words("batch-size"), self.words("gap-axis"), lang,
+                                      colors.text)
+
+    def plot_batch_mean_spread(self) -> None:
+        """Small batches: the measured spread of the batch mean against σ/√B."""
+        colors, spread, axes = self.palette, self.spread, self.spread_axes
+        self.measured_dots = VGroup(*(dot_at(axes, (p, m), colors.batchnorm, radius=0.06)
+                                      for p, m in zip(self.positions, spread.measured)))
+        predicted = curve(axes, self.positions, spread.predicted, colors.muted, stroke_width=2.5)
         legend = self.text("predicted", font_size=SMALL_SIZE - 6, color=colors.muted)
-        legend.next_to(spread_axes, UP, buff=0.1).align_to(spread_axes, RIGHT)
-        self.spread_axes, self.measured_dots = spread_axes, measured
-        self.say("small", Create(spread_axes), FadeIn(spread_labels), Create(predicted),
-                 FadeIn(measured, lag_ratio=0.1), FadeIn(legend), run_time=2.0, hold=1.0,
+        legend.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
+        self.say("small", Create(axes), FadeIn(self.spread_labels), Create(predicted),
+                 FadeIn(self.measured_dots, lag_ratio=0.1), FadeIn(legend), run_time=2.0, hold=1.0,
                  small=self.fmt.number(spread.measured[0], 2), b_small=int(spread.batch_sizes[0]),
                  large=self.fmt.number(spread.measured[-1], 2), b_large=int(spread.batch_sizes[-1]))
-        gap_dots = VGroup(*(dot_at(gap_axes, (p, g), colors.highlight, radius=0.06) for p, g in zip(positions, gap.gaps)))
-        gap_line = curve(gap_axes, positions, gap.gaps, colors.highlight, stroke_width=2.5)
-        self.gap_axes, self.gap_dots = gap_axes, gap_dots
-        self.say("inference", Create(gap_axes), FadeIn(gap_labels), Create(gap_line),
-                 FadeIn(gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0)
-        ln_mark = SurroundingRectangle(ln, color=colors.layernorm, buff=0.08, corner_radius=0.06)
+
+    def plot_train_eval_gap(self) -> None:
+        """Inference: the gap between the training-mode and eval-mode outputs."""
+        colors, axes = self.palette, self.gap_axes
+        self.gap_dots = VGroup(*(dot_at(axes, (p, g), colors.highlight, radius=0.06)
+                                 for p, g in zip(self.positions, self.gap.gaps)))
+        gap_line = curve(axes, self.positions, self.gap.gaps, colors.highlight, stroke_width=2.5)
+        self.say("inference", Create(axes), FadeIn(self.gap_labels), Create(gap_line),
+                 FadeIn(self.gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0)
+
+    def point_to_layernorm(self) -> None:
+        ln_mark = SurroundingRectangle(self.ln_outputs, color=self.palette.layernorm, buff=0.08, corner_radius=0.06)
         self.say("layernorm", Create(ln_mark), run_time=0.8, hold=1.0)
+

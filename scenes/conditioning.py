@@ -39,55 +39,92 @@ class Conditioning(NormGeoScene):
     spec_class = ConditioningSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        demo = conditioning_demo(scales=(spec.small_scale, spec.large_scale), correlation=spec.correlation,
-                                 drawn_kappa=spec.drawn_kappa, step_fraction=spec.step_fraction, n_steps=spec.steps_drawn)
-        self.demo = demo
-        title = self.make_title()
-        self.say("intro", FadeIn(title), run_time=1.0, hold=1.0)
+        self.run_demo()
+        self.introduce()
+        self.lay_out_panels()
+        self.show_raw_features()
+        self.explain_drawn_ellipse()
+        self.descend_before()
+        self.descend_after_standardizing()
+        self.name_the_mechanisms()
 
-        panels = []
-        for run, center, color in ((demo.drawn_before, (-3.55, -0.15, 0), colors.rmsnorm),
-                                   (demo.drawn_after, (3.55, -0.15, 0), colors.layernorm)):
-            contours = quadratic_contours(run.hessian, contour_levels(run.hessian, run.path[0]))
-            extent = 1.1 * float(np.abs(np.vstack(contours)).max())
-            plane = make_plane(extent, 4.6, center, colors)
-            curves = VGroup(*(closed_curve(plane, c, colors.muted, 2) for c in contours))
-            path = VMobject(color=color, stroke_width=3.5).set_points_as_corners(to_points(plane, run.path))
-            dots = VGroup(*(dot_at(plane, p, color, radius=0.035) for p in run.path))
-            panels.append((plane, curves, path, dots))
-        (plane_a, curves_a, path_a, dots_a), (plane_b, curves_b, path_b, dots_b) = panels
+    def run_demo(self) -> None:
+        """Everything the scene shows, from the core: κ and descent runs, real and drawn."""
+        spec = self.spec
+        self.demo = conditioning_demo(scales=(spec.small_scale, spec.large_scale), correlation=spec.correlation,
+                                      drawn_kappa=spec.drawn_kappa, step_fraction=spec.step_fraction,
+                                      n_steps=spec.steps_drawn)
+
+    def introduce(self) -> None:
+        self.title = self.make_title()
+        self.say("intro", FadeIn(self.title), run_time=1.0, hold=1.0)
+
+    def lay_out_panels(self) -> None:
+        """Two panels, before (left) and after (right): contours, descent path, captions and readouts."""
+        colors, demo = self.palette, self.demo
+        panels = [self.panel(demo.drawn_before, (-3.55, -0.15, 0), colors.rmsnorm),
+                  self.panel(demo.drawn_after, (3.55, -0.15, 0), colors.layernorm)]
+        (plane_a, self.curves_a, path_a, self.dots_a), (plane_b, self.curves_b, path_b, self.dots_b) = panels
         self.before_path, self.after_path = path_a, path_b
         self.before_plane, self.after_plane = plane_a, plane_b
 
-        scales = {"small": self.fmt.scientific(spec.small_scale), "large": self.fmt.scientific(spec.large_scale)}
-        spoken_scales = {"small": self.fmt.plain_scientific(spec.small_scale), "large": self.fmt.plain_scientific(spec.large_scale)}
-        caption_a = self.text("before", font_size=SMALL_SIZE, **scales).next_to(plane_a, UP, buff=0.12)
-        caption_b = self.text("after", font_size=SMALL_SIZE).next_to(plane_b, UP, buff=0.12)
-        kappa_a = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.rmsnorm,
-                            kappa=self.fmt.scientific(demo.kappa_raw))
-        drawn = self.text("drawn", font_size=SMALL_SIZE - 4, color=colors.muted,
-                          kappa=self.fmt.number(demo.drawn_before.kappa))
-        steps_a = self.text("steps", font_size=SMALL_SIZE, steps=self.fmt.scientific(demo.steps_raw))
-        readout_a = VGroup(kappa_a, drawn, steps_a).arrange(DOWN, buff=0.12).next_to(plane_a, DOWN, buff=0.15)
+        fmt = self.fmt
+        scales = {"small": fmt.scientific(self.spec.small_scale), "large": fmt.scientific(self.spec.large_scale)}
+        self.caption_a = self.text("before", font_size=SMALL_SIZE, **scales).next_to(plane_a, UP, buff=0.12)
+        self.caption_b = self.text("after", font_size=SMALL_SIZE).next_to(plane_b, UP, buff=0.12)
+        self.kappa_a = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.rmsnorm,
+                                 kappa=fmt.scientific(demo.kappa_raw))
+        self.drawn = self.text("drawn", font_size=SMALL_SIZE - 4, color=colors.muted,
+                               kappa=fmt.number(demo.drawn_before.kappa))
+        self.steps_a = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_raw))
+        readout_a = VGroup(self.kappa_a, self.drawn, self.steps_a).arrange(DOWN, buff=0.12)
+        readout_a.next_to(plane_a, DOWN, buff=0.15)
         kappa_b = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.layernorm,
-                            kappa=self.fmt.number(demo.kappa_standardized, 1))
-        steps_b = self.text("steps", font_size=SMALL_SIZE, steps=self.fmt.scientific(demo.steps_standardized))
+                            kappa=fmt.number(demo.kappa_standardized, 1))
+        steps_b = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_standardized))
         readout_b = VGroup(kappa_b, steps_b).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
         for readout in (readout_a, readout_b):
             fit_width(readout, 6.4)
         self.readouts = (readout_a, readout_b)
 
-        self.say("before", Create(plane_a), FadeIn(caption_a), FadeIn(kappa_a), run_time=1.2, hold=1.5,
-                 kappa=self.fmt.plain_scientific(demo.kappa_raw), **spoken_scales)
-        self.say("drawn", Create(curves_a), FadeIn(drawn), run_time=1.2, hold=0.5,
-                 drawn=self.fmt.number(demo.drawn_before.kappa))
-        rule = self.text("step-rule", font_size=SMALL_SIZE, color=colors.highlight,
+    def panel(self, run, center, color):
+        """A plane with the run's contours, its descent path and the path's points."""
+        colors = self.palette
+        contours = quadratic_contours(run.hessian, contour_levels(run.hessian, run.path[0]))
+        extent = 1.1 * float(np.abs(np.vstack(contours)).max())
+        plane = make_plane(extent, 4.6, center, colors)
+        curves = VGroup(*(closed_curve(plane, c, colors.muted, 2) for c in contours))
+        path = VMobject(color=color, stroke_width=3.5).set_points_as_corners(to_points(plane, run.path))
+        dots = VGroup(*(dot_at(plane, p, color, radius=0.035) for p in run.path))
+        return plane, curves, path, dots
+
+    def show_raw_features(self) -> None:
+        """B4: the real κ of features with very different scales."""
+        spec, fmt = self.spec, self.fmt
+        self.say("before", Create(self.before_plane), FadeIn(self.caption_a), FadeIn(self.kappa_a),
+                 run_time=1.2, hold=1.5, kappa=fmt.plain_scientific(self.demo.kappa_raw),
+                 small=fmt.plain_scientific(spec.small_scale), large=fmt.plain_scientific(spec.large_scale))
+
+    def explain_drawn_ellipse(self) -> None:
+        self.say("drawn", Create(self.curves_a), FadeIn(self.drawn), run_time=1.2, hold=0.5,
+                 drawn=self.fmt.number(self.demo.drawn_before.kappa))
+
+    def descend_before(self) -> None:
+        """Gradient descent just under 2/L zig-zags; the step rule goes under the title."""
+        demo = self.demo
+        rule = self.text("step-rule", font_size=SMALL_SIZE, color=self.palette.highlight,
                          fraction=self.fmt.number(demo.step_fraction))
-        fit_width(rule, 13.0).next_to(title, DOWN, buff=0.25).align_to(title, LEFT)
-        self.say("descent", Create(path_a), FadeIn(dots_a, lag_ratio=0.05), FadeIn(steps_a), FadeIn(rule),
-                 run_time=2.5, hold=1.0, steps=self.fmt.plain_scientific(demo.steps_raw))
-        self.say("after", Create(plane_b), FadeIn(caption_b), Create(curves_b), Create(path_b),
-                 FadeIn(dots_b, lag_ratio=0.05), FadeIn(readout_b), run_time=2.5, hold=1.5,
-                 kappa=self.fmt.number(demo.kappa_standardized, 1), steps=self.fmt.plain_scientific(demo.steps_standardized))
+        fit_width(rule, 13.0).next_to(self.title, DOWN, buff=0.25).align_to(self.title, LEFT)
+        self.say("descent", Create(self.before_path), FadeIn(self.dots_a, lag_ratio=0.05), FadeIn(self.steps_a),
+                 FadeIn(rule), run_time=2.5, hold=1.0, steps=self.fmt.plain_scientific(demo.steps_raw))
+
+    def descend_after_standardizing(self) -> None:
+        demo = self.demo
+        self.say("after", Create(self.after_plane), FadeIn(self.caption_b), Create(self.curves_b),
+                 Create(self.after_path), FadeIn(self.dots_b, lag_ratio=0.05), FadeIn(self.readouts[1]),
+                 run_time=2.5, hold=1.5, kappa=self.fmt.number(demo.kappa_standardized, 1),
+                 steps=self.fmt.plain_scientific(demo.steps_standardized))
+
+    def name_the_mechanisms(self) -> None:
+        """B5: what normalization layers do inside the network (narration only)."""
         self.say("mechanisms", run_time=0.0, hold=2.0)

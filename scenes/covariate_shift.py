@@ -11,6 +11,7 @@ from normgeo import VARIANTS, covariate_shift_study
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
 from scenes.kit.spec import SceneSpec, check_range, setting
+from scenes.kit.text import math_number
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["CovariateShiftSpec", "CovariateShift"]
@@ -35,46 +36,76 @@ class CovariateShift(NormGeoScene):
     spec_class = CovariateShiftSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        study = covariate_shift_study(steps=spec.steps, learning_rate=spec.learning_rate, seed=spec.seed)
-        self.study = study
-        hues = {"none": colors.raw, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.highlight}
-        title = self.make_title()
-        claim = self.text("claim", font_size=SMALL_SIZE + 2)
-        test = self.text("test", font_size=SMALL_SIZE + 2, color=colors.muted)
-        note = VGroup(claim, test).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        fit_width(note, 13.2).next_to(title, DOWN, buff=0.3).align_to(title, LEFT)
-        self.say("claim", FadeIn(title), FadeIn(claim), run_time=1.2, hold=1.0)
-        self.say("test", FadeIn(test), run_time=1.0, hold=1.0)
+        self.train_three_ways()
+        self.state_the_claim()
+        self.describe_the_test()
+        self.plot_the_curves()
+        self.lay_out_numbers()
+        self.compare_the_shift()
+        self.compare_the_loss()
+        self.compare_the_landscape()
+        self.conclude()
 
-        smoothed = {v: study.runs[v].smoothed_losses(spec.window) for v in VARIANTS}
-        top = float(max(s.max() for s in smoothed.values()))
-        axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)), 6.6, 3.9, colors)
+    def train_three_ways(self) -> None:
+        """Everything the scene shows, from the core: three training runs and what they measure."""
+        spec, colors = self.spec, self.palette
+        self.study = covariate_shift_study(steps=spec.steps, learning_rate=spec.learning_rate, seed=spec.seed)
+        self.smoothed = {v: self.study.runs[v].smoothed_losses(spec.window) for v in VARIANTS}
+        self.mean_loss = {v: self.study.mean_loss(v) for v in VARIANTS}
+        self.hues = {"none": colors.raw, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.highlight}
+
+    def state_the_claim(self) -> None:
+        """The claim and the test, laid out together under the title; the claim appears first."""
+        self.title = self.make_title()
+        self.claim_text = self.text("claim", font_size=SMALL_SIZE + 2)
+        self.test_text = self.text("test", font_size=SMALL_SIZE + 2, color=self.palette.muted)
+        note = VGroup(self.claim_text, self.test_text).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        fit_width(note, 13.2).next_to(self.title, DOWN, buff=0.3).align_to(self.title, LEFT)
+        self.say("claim", FadeIn(self.title), FadeIn(self.claim_text), run_time=1.2, hold=1.0)
+
+    def describe_the_test(self) -> None:
+        self.say("test", FadeIn(self.test_text), run_time=1.0, hold=1.0)
+
+    def plot_the_curves(self) -> None:
+        """The running mean of the training loss of each variant."""
+        spec, colors = self.spec, self.palette
+        top = float(max(s.max() for s in self.smoothed.values()))
+        axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)), 6.6, 3.9, colors, lang=self.spec.lang)
         axes.to_corner(DOWN + LEFT, buff=0.6).shift(RIGHT * 0.3)
-        labels = axis_labels(axes, self.words("x-axis"),
-                             self.words("y-axis", window=spec.window), spec.lang, colors.text)
+        labels = axis_labels(axes, self.words("x-axis"), self.words("y-axis", window=spec.window), spec.lang,
+                             colors.text)
         steps = np.arange(1, spec.steps + 1)
-        curves = VGroup(*(curve(axes, steps, smoothed[v], hues[v], stroke_width=3.5) for v in VARIANTS))
-        self.axes, self.curves, self.smoothed = axes, curves, smoothed
+        curves = VGroup(*(curve(axes, steps, self.smoothed[v], self.hues[v], stroke_width=3.5) for v in VARIANTS))
+        self.axes, self.curves = axes, curves
         self.say("curves", Create(axes), FadeIn(labels), *(Create(c) for c in curves),
                  run_time=2.5, hold=0.5, lr=self.fmt.number(spec.learning_rate))
 
-        # The numbers: shift per step, mean loss, landscape variation, per variant.
-        mean_loss = {v: study.mean_loss(v) for v in VARIANTS}
-        table = self.numbers_table(study, mean_loss, hues)
-        fit_width(table, 5.6).to_edge(RIGHT, buff=0.45).align_to(axes, (0, 1, 0)).shift(DOWN * 0.2)
+    def lay_out_numbers(self) -> None:
+        """The numbers: shift per step, mean loss, landscape variation, per variant (right of the plot)."""
+        table = self.numbers_table(self.study, self.mean_loss, self.hues)
+        fit_width(table, 5.6).to_edge(RIGHT, buff=0.45).align_to(self.axes, (0, 1, 0)).shift(DOWN * 0.2)
         self.table = table
+
+    def compare_the_shift(self) -> None:
+        study = self.study
         ratio = study.mean_shift("noisy-batchnorm") / study.mean_shift("batchnorm")
-        self.say("shift", FadeIn(table[0]), FadeIn(table[1]), run_time=1.2, hold=1.0,
+        self.say("shift", FadeIn(self.table[0]), FadeIn(self.table[1]), run_time=1.2, hold=1.0,
                  ratio=self.fmt.number(ratio, 1))
-        self.say("fast", FadeIn(table[2]), run_time=1.0, hold=1.0,
-                 noisy=self.fmt.fixed(mean_loss["noisy-batchnorm"]), plain=self.fmt.fixed(mean_loss["batchnorm"]),
-                 none=self.fmt.fixed(mean_loss["none"]))
-        self.say("landscape", FadeIn(table[3]), run_time=1.0, hold=1.0,
-                 none=self.fmt.fixed(study.mean_landscape_variation("none")),
-                 plain=self.fmt.fixed(study.mean_landscape_variation("batchnorm")))
-        conclusion = self.text("conclusion", font_size=SMALL_SIZE + 2, color=colors.highlight)
-        fit_width(conclusion, 5.6).next_to(table, DOWN, buff=0.6).align_to(table, LEFT)
+
+    def compare_the_loss(self) -> None:
+        mean_loss, fixed = self.mean_loss, self.fmt.fixed
+        self.say("fast", FadeIn(self.table[2]), run_time=1.0, hold=1.0, noisy=fixed(mean_loss["noisy-batchnorm"]),
+                 plain=fixed(mean_loss["batchnorm"]), none=fixed(mean_loss["none"]))
+
+    def compare_the_landscape(self) -> None:
+        study, fixed = self.study, self.fmt.fixed
+        self.say("landscape", FadeIn(self.table[3]), run_time=1.0, hold=1.0,
+                 none=fixed(study.mean_landscape_variation("none")),
+                 plain=fixed(study.mean_landscape_variation("batchnorm")))
+
+    def conclude(self) -> None:
+        conclusion = self.text("conclusion", font_size=SMALL_SIZE + 2, color=self.palette.highlight)
+        fit_width(conclusion, 5.6).next_to(self.table, DOWN, buff=0.6).align_to(self.table, LEFT)
         self.say("conclusion", FadeIn(conclusion), run_time=1.0, hold=2.0)
 
     def numbers_table(self, study, mean_loss, hues) -> VGroup:
@@ -82,11 +113,14 @@ class CovariateShift(NormGeoScene):
         colors, lang = self.palette, self.spec.lang
         size = SMALL_SIZE
         names = [text_mobject(self.words(f"variant.{v}"), lang, hues[v], size) for v in VARIANTS]
+
+        def cell(value: float, digits: int) -> str:
+            return f"${math_number(self.fmt.fixed(value, digits))}$"
+
         columns = [
-            [self.words("shift-header")] + [f"${self.fmt.fixed(study.mean_shift(v), 3)}$" for v in VARIANTS],
-            [self.words("loss-header")] + [f"${self.fmt.fixed(mean_loss[v], 3)}$" for v in VARIANTS],
-            [self.words("landscape-header")]
-            + [f"${self.fmt.fixed(study.mean_landscape_variation(v), 2)}$" for v in VARIANTS],
+            [self.words("shift-header")] + [cell(study.mean_shift(v), 3) for v in VARIANTS],
+            [self.words("loss-header")] + [cell(mean_loss[v], 3) for v in VARIANTS],
+            [self.words("landscape-header")] + [cell(study.mean_landscape_variation(v), 2) for v in VARIANTS],
         ]
         header_blank = text_mobject(" ", lang, colors.text, size)
         cells = [header_blank] + [text_mobject(c[0], lang, colors.muted, size - 4) for c in columns]

@@ -43,20 +43,36 @@ class DirectionNotLength(NormGeoScene):
     spec_class = DirectionNotLengthSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        vectors = np.array([spec.x, spec.y, spec.z], dtype=float)
-        projected = l2_normalize(vectors)
-        lengths = euclidean_norm(vectors)
-        merged_gap, kept_gap = float(distance(projected[0], projected[1])), float(distance(projected[0], projected[2]))
-        values = {
-            "x": self.fmt.vector(vectors[0]), "y": self.fmt.vector(vectors[1]), "z": self.fmt.vector(vectors[2]),
-            "px": self.fmt.vector(projected[0]), "pz": self.fmt.vector(projected[2]),
-            "nx": self.fmt.number(lengths[0]), "ny": self.fmt.number(lengths[1]),
-        }
-        hues = (colors.raw, colors.mean_part, colors.centred_part)
+        self.normalize()
+        self.show_both_scales()
+        self.draw_same_direction()
+        self.merge_on_circle()
+        self.draw_other_direction()
+        self.keep_apart_on_circle()
+        self.sum_up()
 
+    def normalize(self) -> None:
+        """Everything the scene shows, from the core: x, y, z, their L2 images, lengths and distances."""
+        spec = self.spec
+        self.vectors = np.array([spec.x, spec.y, spec.z], dtype=float)
+        self.projected = l2_normalize(self.vectors)
+        self.lengths = euclidean_norm(self.vectors)
+        self.merged_gap = float(distance(self.projected[0], self.projected[1]))
+        self.kept_gap = float(distance(self.projected[0], self.projected[2]))
+        self.merged = self.merged_gap <= SAME_POINT
+        fmt = self.fmt
+        self.values = {
+            "x": fmt.vector(self.vectors[0]), "y": fmt.vector(self.vectors[1]), "z": fmt.vector(self.vectors[2]),
+            "px": fmt.vector(self.projected[0]), "pz": fmt.vector(self.projected[2]),
+            "nx": fmt.number(self.lengths[0]), "ny": fmt.number(self.lengths[1]),
+        }
+        self.hues = (self.palette.raw, self.palette.mean_part, self.palette.centred_part)
+
+    def show_both_scales(self) -> None:
+        """Two planes: full scale, and the unit circle enlarged; the readout and formula laid out below."""
+        colors = self.palette
         title = self.make_title()
-        full = make_plane(1.1 * float(lengths.max()), 4.7, (-3.4, 0.35, 0), colors)
+        full = make_plane(1.1 * float(self.lengths.max()), 4.7, (-3.4, 0.35, 0), colors)
         zoom = make_plane(1.3, 4.7, (2.6, 0.35, 0), colors, step=0.5)
         self.full_plane, self.zoom_plane = full, zoom
         captions = VGroup(
@@ -64,36 +80,47 @@ class DirectionNotLength(NormGeoScene):
             self.text("zoomed", font_size=SMALL_SIZE, color=colors.muted).next_to(zoom, UP, 0.12),
         )
         circles = VGroup(circle_of_radius(full, 1.0, colors.l2, 3), circle_of_radius(zoom, 1.0, colors.l2, 4))
+        self.arrows = [vector_arrow(full, v, hue, stroke_width=w)
+                       for v, hue, w in zip(self.vectors, self.hues, (6, 9, 6))]
+        self.landed = [vector_arrow(zoom, p, hue, stroke_width=w)
+                       for p, hue, w in zip(self.projected, self.hues, (6, 10, 6))]
+        self.projected_arrows = VGroup(*self.landed)
+        self.lay_out_readout()
         self.say("intro", FadeIn(title), Create(full), Create(zoom), FadeIn(captions),
                  Create(circles), run_time=1.5, hold=1.0)
 
-        arrows = [vector_arrow(full, v, hue, stroke_width=w) for v, hue, w in zip(vectors, hues, (6, 9, 6))]
-        self.say("same", GrowArrow(arrows[1]), GrowArrow(arrows[0]), run_time=1.5,
-                 hold=1.0, **values)
-        self.add(arrows[0])  # x above y
-
-        landed = [vector_arrow(zoom, p, hue, stroke_width=w) for p, hue, w in zip(projected, hues, (6, 10, 6))]
-        self.projected_arrows = VGroup(*landed)
-        merged = self.text("merged", font_size=SMALL_SIZE + 2, gap=self.fmt.number(merged_gap), **values)
-        lost = self.text("lost", font_size=SMALL_SIZE + 2, color=colors.muted, **values)
-        kept = self.text("kept", font_size=SMALL_SIZE + 2, gap=self.fmt.number(kept_gap), **values)
+    def lay_out_readout(self) -> None:
+        """The three lines of the readout, bottom left, beside the formula, bottom right."""
+        colors, values = self.palette, self.values
+        self.merged_text = self.text("merged", font_size=SMALL_SIZE + 2, gap=self.fmt.number(self.merged_gap), **values)
+        self.lost_text = self.text("lost", font_size=SMALL_SIZE + 2, color=colors.muted, **values)
+        self.kept_text = self.text("kept", font_size=SMALL_SIZE + 2, gap=self.fmt.number(self.kept_gap), **values)
         formula = self.formula(FORMULAS["direction"], font_size=28, color=colors.l2)
         formula.to_corner(DOWN + RIGHT, buff=EDGE + 0.1)
-        readout = VGroup(merged, lost, kept).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        self.formula_mobject = formula
+        readout = VGroup(self.merged_text, self.lost_text, self.kept_text).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         fit_width(readout, formula.get_left()[0] + config.frame_x_radius - EDGE - 0.5).to_corner(DOWN + LEFT, buff=EDGE)
         self.readout = readout
-        self.say("merge", TransformFromCopy(arrows[1], landed[1]),
-                 TransformFromCopy(arrows[0], landed[0]), FadeIn(merged), FadeIn(lost), run_time=1.8, hold=2.5,
-                 **values)
+
+    def draw_same_direction(self) -> None:
+        arrows = self.arrows
+        self.say("same", GrowArrow(arrows[1]), GrowArrow(arrows[0]), run_time=1.5, hold=1.0, **self.values)
+        self.add(arrows[0])  # x above y
+
+    def merge_on_circle(self) -> None:
+        arrows, landed = self.arrows, self.landed
+        self.say("merge", TransformFromCopy(arrows[1], landed[1]), TransformFromCopy(arrows[0], landed[0]),
+                 FadeIn(self.merged_text), FadeIn(self.lost_text), run_time=1.8, hold=2.5, **self.values)
         self.add(landed[0])
 
-        self.say("other", GrowArrow(arrows[2]), run_time=1.2, hold=0.8, **values)
-        self.say("kept", TransformFromCopy(arrows[2], landed[2]), FadeIn(kept),
-                 run_time=1.5, hold=2.0, gap=self.fmt.number(kept_gap), **values)
-        self.projected_dots = VGroup(*(dot_at(zoom, p, hue, radius=0.06) for p, hue in zip(projected, hues)))
+    def draw_other_direction(self) -> None:
+        self.say("other", GrowArrow(self.arrows[2]), run_time=1.2, hold=0.8, **self.values)
 
-        self.formula_mobject = formula
-        self.say("summary", Write(formula), run_time=1.2, hold=2.5)
-        self.merged = merged_gap <= SAME_POINT
+    def keep_apart_on_circle(self) -> None:
+        self.say("kept", TransformFromCopy(self.arrows[2], self.landed[2]), FadeIn(self.kept_text),
+                 run_time=1.5, hold=2.0, gap=self.fmt.number(self.kept_gap), **self.values)
+        self.projected_dots = VGroup(*(dot_at(self.zoom_plane, p, hue, radius=0.06)
+                                       for p, hue in zip(self.projected, self.hues)))
 
-
+    def sum_up(self) -> None:
+        self.say("summary", Write(self.formula_mobject), run_time=1.2, hold=2.5)

@@ -42,60 +42,85 @@ class LayerNorm2D(NormGeoScene):
     spec_class = LayerNorm2DSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        n = 2
-        inputs = sample_vectors(spec.count, n, seed=spec.seed, scale=spec.spread, min_spread=1e-3)
-        centred = project_to_zero_mean_hyperplane(inputs)
-        outputs = layer_norm(inputs, eps=0.0)
-        radius = output_radius("layernorm", n)
-        (direction,) = hyperplane_basis(n)
-        meeting_points = layer_norm(np.array([direction, -direction]), eps=0.0)  # line ∩ circle, from the core
-        dof, dof_high = degrees_of_freedom("layernorm", n), degrees_of_freedom("layernorm", spec.high_dim)
-        extent = 1.12 * max(float(euclidean_norm(inputs).max()), radius)
-        p, q = self.fmt.vector(meeting_points[0]), self.fmt.vector(meeting_points[1])
+        self.normalize()
+        self.draw_zero_mean_line()
+        self.draw_circle()
+        self.mark_meeting_points()
+        self.scatter_inputs()
+        self.centre_onto_line()
+        self.scale_onto_points()
+        self.count_degrees_of_freedom()
 
+    def normalize(self) -> None:
+        """Everything the scene shows, from the core: inputs, their centred and normalized images,
+        the two points where the line meets the circle, and the degrees of freedom."""
+        spec, n = self.spec, 2
+        self.inputs = sample_vectors(spec.count, n, seed=spec.seed, scale=spec.spread, min_spread=1e-3)
+        self.centred = project_to_zero_mean_hyperplane(self.inputs)
+        self.outputs = layer_norm(self.inputs, eps=0.0)
+        self.radius = output_radius("layernorm", n)
+        (self.direction,) = hyperplane_basis(n)
+        self.meeting_points = layer_norm(np.array([self.direction, -self.direction]), eps=0.0)  # line ∩ circle
+        self.dof, self.dof_high = degrees_of_freedom("layernorm", n), degrees_of_freedom("layernorm", spec.high_dim)
+        self.at_p, self.at_q = (int(c) for c in count_nearest(self.outputs, self.meeting_points))
+        self.extent = 1.12 * max(float(euclidean_norm(self.inputs).max()), self.radius)
+        self.p, self.q = self.fmt.vector(self.meeting_points[0]), self.fmt.vector(self.meeting_points[1])
+
+    def draw_zero_mean_line(self) -> None:
+        """The plane, the line x + y = 0, and the legend (its second entry shown with the circle)."""
+        spec, colors, extent = self.spec, self.palette, self.extent
         title = self.make_title()
-        plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
-        self.plane = plane
-        line = segment(plane, -extent * direction, extent * direction, colors.hyperplane, 4)
-        key = legend(
+        self.plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
+        line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
+        self.key = legend(
             [
                 (colors.hyperplane, self.words("common.zero-mean-line")),
-                (colors.layernorm, self.words("circle-label", radius=self.fmt.number(radius))),
+                (colors.layernorm, self.words("circle-label", radius=self.fmt.number(self.radius))),
             ],
             spec.lang,
             colors.text,
             SMALL_SIZE + 2,
         )
-        fit_width(key, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
-        self.say("line", FadeIn(title), Create(plane), Create(line), FadeIn(key[0]),
+        fit_width(self.key, COLUMN_WIDTH).next_to(self.plane, RIGHT, buff=0.45)
+        self.key.align_to(self.plane, direction=(0, 1, 0))
+        self.say("line", FadeIn(title), Create(self.plane), Create(line), FadeIn(self.key[0]),
                  run_time=1.5, hold=0.8)
-        circle = circle_of_radius(plane, radius, colors.layernorm)
-        self.say("circle", Create(circle), FadeIn(key[1]), run_time=1.2, hold=0.6)
-        targets = VGroup(*(dot_at(plane, point, colors.highlight, radius=0.11) for point in meeting_points))
-        self.meeting_dots = targets
-        intersection = self.formula(FORMULAS["layernorm-2d-points"].format(p=p, q=q), font_size=26)
-        fit_width(intersection, COLUMN_WIDTH).next_to(key, DOWN, buff=0.4, aligned_edge=LEFT)
-        self.say("meet", FadeIn(targets), Write(intersection), run_time=1.2, hold=1.2, p=p, q=q)
 
-        dots = VGroup(*(dot_at(plane, v, colors.raw, radius=0.055) for v in inputs))
-        self.say("inputs", FadeIn(dots, lag_ratio=0.05), run_time=1.2, hold=0.6, count=spec.count)
-        on_line = VGroup(*(dot_at(plane, v, colors.hyperplane, radius=0.055) for v in centred))
-        self.say("centre", ReplacementTransform(dots, on_line), run_time=1.8, hold=0.6)
-        landed = VGroup(*(dot_at(plane, v, colors.layernorm, radius=0.055) for v in outputs))
-        self.output_dots = landed
-        self.say("scale", ReplacementTransform(on_line, landed), run_time=1.8, hold=0.6)
+    def draw_circle(self) -> None:
+        circle = circle_of_radius(self.plane, self.radius, self.palette.layernorm)
+        self.say("circle", Create(circle), FadeIn(self.key[1]), run_time=1.2, hold=0.6)
 
-        at_p, at_q = (int(c) for c in count_nearest(outputs, meeting_points))
-        tally = self.text("count", font_size=SMALL_SIZE + 2, count=spec.count, landed=at_p,
-                          other=at_q, p=p, q=q)
-        dof_text = self.text("dof", font_size=SMALL_SIZE + 6, color=colors.highlight, dof=dof)
+    def mark_meeting_points(self) -> None:
+        self.meeting_dots = VGroup(*(dot_at(self.plane, point, self.palette.highlight, radius=0.11)
+                                     for point in self.meeting_points))
+        intersection = self.formula(FORMULAS["layernorm-2d-points"].format(p=self.p, q=self.q), font_size=26)
+        fit_width(intersection, COLUMN_WIDTH).next_to(self.key, DOWN, buff=0.4, aligned_edge=LEFT)
+        self.intersection = intersection
+        self.say("meet", FadeIn(self.meeting_dots), Write(intersection), run_time=1.2, hold=1.2, p=self.p, q=self.q)
+
+    def scatter_inputs(self) -> None:
+        self.input_dots = VGroup(*(dot_at(self.plane, v, self.palette.raw, radius=0.055) for v in self.inputs))
+        self.say("inputs", FadeIn(self.input_dots, lag_ratio=0.05), run_time=1.2, hold=0.6, count=self.spec.count)
+
+    def centre_onto_line(self) -> None:
+        self.centred_dots = VGroup(*(dot_at(self.plane, v, self.palette.hyperplane, radius=0.055)
+                                     for v in self.centred))
+        self.say("centre", ReplacementTransform(self.input_dots, self.centred_dots), run_time=1.8, hold=0.6)
+
+    def scale_onto_points(self) -> None:
+        self.output_dots = VGroup(*(dot_at(self.plane, v, self.palette.layernorm, radius=0.055) for v in self.outputs))
+        self.say("scale", ReplacementTransform(self.centred_dots, self.output_dots), run_time=1.8, hold=0.6)
+
+    def count_degrees_of_freedom(self) -> None:
+        """The tally of where the inputs landed, n − 2 = 0, and the same count at high_dim."""
+        spec, colors = self.spec, self.palette
+        tally = self.text("count", font_size=SMALL_SIZE + 2, count=spec.count, landed=self.at_p,
+                          other=self.at_q, p=self.p, q=self.q)
+        dof_text = self.text("dof", font_size=SMALL_SIZE + 6, color=colors.highlight, dof=self.dof)
         high_text = self.text("dof-high", font_size=SMALL_SIZE + 2, color=colors.muted,
-                              n=spec.high_dim, dof=dof_high)
+                              n=spec.high_dim, dof=self.dof_high)
         summary = VGroup(tally, dof_text, high_text).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        fit_width(summary, COLUMN_WIDTH).next_to(intersection, DOWN, buff=0.5, aligned_edge=LEFT)
+        fit_width(summary, COLUMN_WIDTH).next_to(self.intersection, DOWN, buff=0.5, aligned_edge=LEFT)
         self.summary = summary
         self.say("dof", FadeIn(summary, lag_ratio=0.3), run_time=1.5, hold=3.5,
-                 dof=dof, n=spec.high_dim, dof_high=dof_high)
-
-
+                 dof=self.dof, n=spec.high_dim, dof_high=self.dof_high)

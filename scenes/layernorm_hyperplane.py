@@ -58,98 +58,140 @@ class LayerNormHyperplane(NormGeoThreeDScene):
     spec_class = LayerNormHyperplaneSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        x = np.array(spec.vector, dtype=float)
-        n = x.size
-        parts = decompose(x)
-        result = layer_norm(x, eps=0.0)
-        radius = output_radius("layernorm", n)
-        u, w = hyperplane_basis(n)
-        extent = 1.15 * max(float(euclidean_norm(x)), radius)
-        origin = np.zeros(n)
+        self.normalize()
+        self.set_up_axes()
+        self.show_plane()
+        self.draw_vector()
+        self.split_vector()
+        self.subtract_mean()
+        self.scale_onto_sphere()
+        self.draw_intersection_circle()
+        self.look_edge_on()
+        self.look_along_ones()
+        self.return_with_formula()
 
+    def normalize(self) -> None:
+        """Everything the scene shows, from the core: the split of x, LayerNorm(x), the radius and the plane."""
+        x = np.array(self.spec.vector, dtype=float)
+        self.x, self.n = x, x.size
+        self.parts = decompose(x)
+        self.result = layer_norm(x, eps=0.0)
+        self.radius = output_radius("layernorm", self.n)
+        self.u, self.w = hyperplane_basis(self.n)
+        self.extent = 1.15 * max(float(euclidean_norm(x)), self.radius)
+        self.origin = np.zeros(self.n)
+        fmt, parts, result = self.fmt, self.parts, self.result
+        self.values = {
+            "x": fmt.vector(x),
+            "mean": fmt.number(float(parts.mean)),
+            "centred": fmt.vector(parts.centred_part),
+            "inner": fmt.number(float(parts.mean_part @ parts.centred_part)),
+            "result": fmt.vector(result),
+            "total": fmt.number(float(result.sum())),
+            "length": fmt.number(float(euclidean_norm(result))),
+        }
+
+    def set_up_axes(self) -> None:
+        """Camera, axes and title; the legend is placed now, invisible, and lit entry by entry."""
+        colors, n, extent = self.palette, self.n, self.extent
         self.set_camera_orientation(zoom=GEOMETRY_RADIUS / extent, **OVERVIEW)
-        axes = make_space_axes(extent, 2 * extent, colors)
-        self.axes = axes
+        self.axes = make_space_axes(extent, 2 * extent, colors)
         title = self.make_title()
         self.fix_in_frame(title)
-        plane = space_polygon(axes, square_in_plane(u, w, 0.7 * extent), colors.hyperplane, opacity=0.18)
-        ones_line = space_polyline(axes, [-extent * ones_direction(n), extent * ones_direction(n)], colors.mean_part, 2)
-        ones_line.set_stroke(opacity=0.6)
-        key = legend(
+        self.key = legend(
             [
                 (colors.hyperplane, self.words("legend.plane")),
                 (colors.mean_part, self.words("legend.ones")),
-                (colors.sphere, self.words("legend.sphere", n=n, radius=self.fmt.number(radius))),
+                (colors.sphere, self.words("legend.sphere", n=n, radius=self.fmt.number(self.radius))),
                 (colors.layernorm, self.words("legend.circle")),
             ],
-            spec.lang,
+            self.spec.lang,
             colors.text,
             SMALL_SIZE,
         ).to_corner(UR, buff=EDGE)
-        self.fix_in_frame(key)
-        key.set_opacity(0)
-        self.say("intro", FadeIn(title), Create(axes), run_time=1.2, hold=0.5)
+        self.fix_in_frame(self.key)
+        self.key.set_opacity(0)
+        self.say("intro", FadeIn(title), Create(self.axes), run_time=1.2, hold=0.5)
+
+    def show_plane(self) -> None:
+        """The zero-mean plane and the direction 1 normal to it."""
+        colors, axes, extent, key = self.palette, self.axes, self.extent, self.key
+        plane = space_polygon(axes, square_in_plane(self.u, self.w, 0.7 * extent), colors.hyperplane, opacity=0.18)
+        ones = ones_direction(self.n)
+        ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.mean_part, 2)
+        ones_line.set_stroke(opacity=0.6)
         self.say("plane", Create(plane), Create(ones_line),
                  key[0].animate.set_opacity(1), key[1].animate.set_opacity(1), run_time=1.5, hold=1.5)
 
-        # x and its orthogonal split into μ·1 and x − μ·1.
-        x_arrow = self.tipped(space_segment(axes, origin, x, colors.raw))
-        values = {
-            "x": self.fmt.vector(x),
-            "mean": self.fmt.number(float(parts.mean)),
-            "centred": self.fmt.vector(parts.centred_part),
-            "inner": self.fmt.number(float(parts.mean_part @ parts.centred_part)),
-            "result": self.fmt.vector(result),
-            "total": self.fmt.number(float(result.sum())),
-            "length": self.fmt.number(float(euclidean_norm(result))),
-        }
-        readout = VGroup(
-            self.text("readout.x", font_size=SMALL_SIZE, **values),
-            self.text("readout.split", font_size=SMALL_SIZE, **values),
-            self.text("readout.orthogonal", font_size=SMALL_SIZE, **values),
-            self.text("readout.result", font_size=SMALL_SIZE, color=colors.layernorm, **values),
+    def draw_vector(self) -> None:
+        """x, and the readout placed (invisible) to be lit line by line."""
+        colors = self.palette
+        self.x_arrow = self.tipped(space_segment(self.axes, self.origin, self.x, colors.raw))
+        self.readout = VGroup(
+            self.text("readout.x", font_size=SMALL_SIZE, **self.values),
+            self.text("readout.split", font_size=SMALL_SIZE, **self.values),
+            self.text("readout.orthogonal", font_size=SMALL_SIZE, **self.values),
+            self.text("readout.result", font_size=SMALL_SIZE, color=colors.layernorm, **self.values),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.16).to_corner(DL, buff=EDGE)
-        self.readout = readout
-        self.fix_in_frame(readout)
-        readout.set_opacity(0)
-        self.say("vector", Create(x_arrow), readout[0].animate.set_opacity(1),
-                 run_time=1.0, hold=0.5, **values)
-        mean_arrow = self.tipped(space_segment(axes, origin, parts.mean_part, colors.mean_part, stroke_width=8))
-        centred_from_mean = space_segment(axes, parts.mean_part, x, colors.centred_part)
-        self.say("split", Create(mean_arrow), Create(centred_from_mean),
-                 readout[1].animate.set_opacity(1), readout[2].animate.set_opacity(1),
-                 run_time=1.5, hold=2.5, **values)
+        self.fix_in_frame(self.readout)
+        self.readout.set_opacity(0)
+        self.say("vector", Create(self.x_arrow), self.readout[0].animate.set_opacity(1),
+                 run_time=1.0, hold=0.5, **self.values)
 
-        # Subtract μ·1: the centred part, moved to the origin, lies on the plane.
-        centred_arrow = self.tipped(space_segment(axes, origin, parts.centred_part, colors.centred_part))
-        self.centred_arrow = centred_arrow
-        self.say("centre", ReplacementTransform(centred_from_mean, centred_arrow),
-                 x_arrow.animate.set_opacity(0.35), mean_arrow.animate.set_opacity(0.35), run_time=1.5, hold=1.0)
+    def split_vector(self) -> None:
+        """x and its orthogonal split into μ·1 and x − μ·1."""
+        colors, parts = self.palette, self.parts
+        self.mean_arrow = self.tipped(space_segment(self.axes, self.origin, parts.mean_part, colors.mean_part,
+                                                    stroke_width=8))
+        self.centred_from_mean = space_segment(self.axes, parts.mean_part, self.x, colors.centred_part)
+        self.say("split", Create(self.mean_arrow), Create(self.centred_from_mean),
+                 self.readout[1].animate.set_opacity(1), self.readout[2].animate.set_opacity(1),
+                 run_time=1.5, hold=2.5, **self.values)
 
-        # Divide by σ: onto the sphere of radius √n; the output lies on plane ∩ sphere.
-        if spec.style == "surface":
+    def subtract_mean(self) -> None:
+        """Subtract μ·1: the centred part, moved to the origin, lies on the plane."""
+        self.centred_arrow = self.tipped(space_segment(self.axes, self.origin, self.parts.centred_part,
+                                                       self.palette.centred_part))
+        self.say("centre", ReplacementTransform(self.centred_from_mean, self.centred_arrow),
+                 self.x_arrow.animate.set_opacity(0.35), self.mean_arrow.animate.set_opacity(0.35),
+                 run_time=1.5, hold=1.0)
+
+    def scale_onto_sphere(self) -> None:
+        """Divide by σ: onto the sphere of radius √n."""
+        colors, axes, radius = self.palette, self.axes, self.radius
+        if self.spec.style == "surface":
             sphere = Sphere(center=axes.c2p(0, 0, 0), radius=radius * axes.get_x_unit_size(), fill_opacity=0.15,
-                            checkerboard_colors=[colors.sphere, colors.sphere], stroke_width=0.5, stroke_color=colors.sphere)
+                            checkerboard_colors=[colors.sphere, colors.sphere], stroke_width=0.5,
+                            stroke_color=colors.sphere)
         else:
             sphere = wire_sphere(axes, *self.rings(radius), colors.sphere, opacity=0.35)
-        result_arrow = self.tipped(space_segment(axes, origin, result, colors.layernorm, stroke_width=7))
-        self.result_arrow = result_arrow
-        self.say("scale", Create(sphere), ReplacementTransform(centred_arrow, result_arrow),
-                 key[2].animate.set_opacity(1), run_time=1.8, hold=1.2, n=n)
-        circle = space_polyline(axes, circle_in_plane(u, w, radius, samples=120), colors.layernorm, 5, closed=True)
-        self.intersection_circle = circle
-        self.say("circle", Create(circle), key[3].animate.set_opacity(1),
-                 readout[3].animate.set_opacity(1), run_time=1.5, hold=1.5)
+        self.result_arrow = self.tipped(space_segment(axes, self.origin, self.result, colors.layernorm, stroke_width=7))
+        self.say("scale", Create(sphere), ReplacementTransform(self.centred_arrow, self.result_arrow),
+                 self.key[2].animate.set_opacity(1), run_time=1.8, hold=1.2, n=self.n)
 
-        # Let the camera show it: edge-on (the plane is a line) and along 1 (the circle).
+    def draw_intersection_circle(self) -> None:
+        """The output lies on plane ∩ sphere."""
+        circle = space_polyline(self.axes, circle_in_plane(self.u, self.w, self.radius, samples=120),
+                                self.palette.layernorm, 5, closed=True)
+        self.intersection_circle = circle
+        self.say("circle", Create(circle), self.key[3].animate.set_opacity(1),
+                 self.readout[3].animate.set_opacity(1), run_time=1.5, hold=1.5)
+
+    def look_edge_on(self) -> None:
+        """The camera edge-on to the plane: the plane is a line."""
         hold = self.caption("edge-on", run_time=2.5, hold=1.0)
         self.move_camera(run_time=2.5, **EDGE_ON)
         self.wait(hold)
-        hold = self.caption("face-on", run_time=2.5, hold=1.0, n=n)
+
+    def look_along_ones(self) -> None:
+        """The camera along 1: the circle face-on."""
+        hold = self.caption("face-on", run_time=2.5, hold=1.0, n=self.n)
         self.move_camera(run_time=2.5, **FACE_ON)
         self.wait(hold)
-        formula = self.formula(FORMULAS["layernorm"], font_size=26, color=colors.layernorm)
+
+    def return_with_formula(self) -> None:
+        """Back to the overview while the formula appears (not narrated)."""
+        formula = self.formula(FORMULAS["layernorm"], font_size=26, color=self.palette.layernorm)
         fit_width(formula, 5.0).to_corner(DR, buff=EDGE)
         self.fix_in_frame(formula)
         self.formula_mobject = formula

@@ -12,11 +12,13 @@ from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
 from scenes.kit.languages import layer_name
 from scenes.kit.spec import SceneSpec, SpecError, Vectors, as_setting_text, setting
+from scenes.kit.text import math_number
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
 
 TABLE_LAYERS = ("batchnorm", "layernorm", "rmsnorm", "groupnorm")
+GRID_WIDTH = 4.8  # the widest the grid may be and leave room for its labels and the description
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,15 @@ class NormalizationAxes(NormGeoScene):
 
     spec_class = NormalizationAxesSpec
 
+    def construct(self) -> None:
+        self.grid_states = self.states()
+        self.show_raw_grid()
+        for state in self.grid_states[1:]:
+            self.switch_to(state)
+        self.compare_layers()
+
     def states(self) -> list[GridState]:
+        """Everything the scene shows, from the core: the grid under each layer and who shares μ and σ."""
         grid, eps = np.array(self.spec.values, dtype=float), self.spec.eps
         shape = grid.shape
         states = [
@@ -71,78 +81,81 @@ class NormalizationAxes(NormGeoScene):
                                     statistic_groups("groupnorm", shape, num_groups=groups), groups))
         return states
 
-    def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        states = self.states()
-        shape = states[0].values.shape
-        cell_width, cell_height = 1.2, 0.6
-
+    def show_raw_grid(self) -> None:
+        """The batch as a grid of raw values, its axes named."""
+        colors, first = self.palette, self.grid_states[0]
         title = self.make_title()
-        cells = cell_rectangles(shape, cell_width, cell_height, colors.muted).move_to((-3.0, -0.2, 0))
-        features = self.text("features", font_size=SMALL_SIZE, color=colors.muted)
-        features.next_to(cells, UP, buff=0.15).align_to(cells, LEFT)
-        batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
-        batch.next_to(cells, LEFT, buff=0.2).align_to(cells, UP)
+        columns = first.values.shape[1]  # more than four columns: narrower cells, the same grid width
+        cells = cell_rectangles(first.values.shape, min(1.2, GRID_WIDTH / columns), 0.6, colors.muted)
+        cells.move_to((-3.0, -0.2, 0))
+        self.features = self.text("features", font_size=SMALL_SIZE, color=colors.muted)
+        self.features.next_to(cells, UP, buff=0.15).align_to(cells, LEFT)
+        self.batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
+        self.batch.next_to(cells, LEFT, buff=0.2).align_to(cells, UP)
         self.cells = cells
         self.shown = {}
+        self.numbers, self.shading, self.info = self.numbers_for(first), self.shading_for(first), self.info_for(first)
+        self.row_stats, self.row_means = VGroup(), None
+        self.say("intro", FadeIn(title), FadeIn(cells), FadeIn(self.features), FadeIn(self.batch),
+                 FadeIn(self.shading), FadeIn(self.numbers), FadeIn(self.info), run_time=1.5, hold=1.5)
 
-        def numbers_for(state: GridState):
-            texts = [self.fmt.number(v, 2) if state.key == "none" else self.fmt.fixed(v, 2) for v in state.values.ravel()]
-            self.shown[state.key] = texts
-            return number_cells(state.values, texts, cells, spec.lang, colors.text, SMALL_SIZE)
+    def switch_to(self, state: GridState) -> None:
+        """One tab: the values, the shading and the description change to the next layer's; under
+        RMSNorm each row's RMS and mean are shown beside the grid."""
+        animations = [Transform(self.numbers, self.numbers_for(state)),
+                      Transform(self.shading, self.shading_for(state)),
+                      Transform(self.info, self.info_for(state))]
+        values = {}
+        if state.key == "rmsnorm":
+            stats = statistics_by_group(state.values, state.labels)
+            self.row_means, self.row_rms = stats.mean, stats.rms
+            self.row_stats = self.row_statistics(stats, self.cells)
+            animations.append(FadeIn(self.row_stats))
+            values = {"mean": self.fmt.number(stats.mean_of_means, 2)}
+        elif self.row_stats:
+            animations.append(FadeOut(self.row_stats))
+            self.row_stats = VGroup()
+        if state.groups:
+            values = {"groups": state.groups}
+        self.say(state.key, *animations, run_time=1.2, hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
+        self.final_state = state
 
-        def info_for(state: GridState):
-            name = self.text(f"state.{state.layer}", font_size=SMALL_SIZE + 8,
-                             color=colors.layer(state.layer), groups=state.groups or "")
-            axes_name = self.words(f"axes.{state.layer}")
-            averaged = self.text("averaged-over", font_size=SMALL_SIZE, axes=axes_name)
-            note = (self.text("raw-values", font_size=SMALL_SIZE - 2, color=colors.muted)
-                    if state.key == "none" else
-                    self.text("values", font_size=SMALL_SIZE - 2, color=colors.muted,
-                              eps=self.fmt.scientific(spec.eps)))
-            info = VGroup(name, averaged, note).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-            return fit_width(info, 3.7).to_edge(RIGHT, buff=0.45).align_to(cells, UP)
-
-        def shading_for(state: GridState):
-            if state.key == "none":
-                return VGroup(*(cell.copy().set_fill(colors.raw, opacity=0.0).set_stroke(width=0) for cell in cells))
-            return shade_groups(cells, state.labels, colors.layer(state.layer))
-
-        first = states[0]
-        numbers, shading, info = numbers_for(first), shading_for(first), info_for(first)
-        self.say("intro", FadeIn(title), FadeIn(cells), FadeIn(features), FadeIn(batch),
-                 FadeIn(shading), FadeIn(numbers), FadeIn(info), run_time=1.5, hold=1.5)
-
-        row_stats = VGroup()
-        self.row_means = None
-        for state in states[1:]:
-            new_numbers, new_shading, new_info = numbers_for(state), shading_for(state), info_for(state)
-            animations = [Transform(numbers, new_numbers), Transform(shading, new_shading), Transform(info, new_info)]
-            values = {}
-            if state.key == "rmsnorm":
-                stats = statistics_by_group(state.values, state.labels)
-                self.row_means, self.row_rms = stats.mean, stats.rms
-                row_stats = self.row_statistics(stats, cells)
-                animations.append(FadeIn(row_stats))
-                values = {"mean": self.fmt.number(stats.mean_of_means, 2)}
-            elif row_stats:
-                animations.append(FadeOut(row_stats))
-                row_stats = VGroup()
-            if state.groups:
-                values = {"groups": state.groups}
-            self.say(f"{state.key}", *animations, run_time=1.2,
-                     hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
-        self.numbers, self.shading = numbers, shading
-        self.final_state = states[-1]
-
-        # B8: the table, under the grid (which moves up and shrinks).
-        grid_group = VGroup(cells, shading, numbers, features, batch)
+    def compare_layers(self) -> None:
+        """B8: the table, under the grid (which moves up and shrinks)."""
+        grid_group = VGroup(self.cells, self.shading, self.numbers, self.features, self.batch)
         table = self.comparison_table()
         self.table = table
         target = grid_group.copy().scale(0.8).to_corner(UL, buff=EDGE).shift(DOWN * 0.85 + RIGHT * 0.4)
-        info_target = info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
-        self.say("table", Transform(grid_group, target), Transform(info, info_target),
+        info_target = self.info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
+        self.say("table", Transform(grid_group, target), Transform(self.info, info_target),
                  FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
+
+    def numbers_for(self, state: GridState) -> VGroup:
+        """The grid's numbers under ``state``, as written (kept in ``self.shown``)."""
+        texts = [self.fmt.number(v, 2) if state.key == "none" else self.fmt.fixed(v, 2) for v in state.values.ravel()]
+        self.shown[state.key] = texts
+        return number_cells(state.values, texts, self.cells, self.spec.lang,
+                            self.palette.text, SMALL_SIZE)
+
+    def info_for(self, state: GridState) -> VGroup:
+        """Right of the grid: the layer's name, what it averages over, and what the numbers are."""
+        colors = self.palette
+        name = self.text(f"state.{state.layer}", font_size=SMALL_SIZE + 8, color=colors.layer(state.layer),
+                         groups=state.groups or 0)
+        averaged = self.text("averaged-over", font_size=SMALL_SIZE, axes=self.words(f"axes.{state.layer}"))
+        note = (self.text("raw-values", font_size=SMALL_SIZE - 2, color=colors.muted)
+                if state.key == "none" else
+                self.text("values", font_size=SMALL_SIZE - 2, color=colors.muted,
+                          eps=self.fmt.scientific(self.spec.eps)))
+        info = VGroup(name, averaged, note).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        return fit_width(info, 3.7).to_edge(RIGHT, buff=0.45).align_to(self.cells, UP)
+
+    def shading_for(self, state: GridState) -> VGroup:
+        """The cells that share μ and σ, in one shade per group."""
+        if state.key == "none":
+            return VGroup(*(cell.copy().set_fill(self.palette.raw, opacity=0.0).set_stroke(width=0)
+                            for cell in self.cells))
+        return shade_groups(self.cells, state.labels, self.palette.layer(state.layer))
 
     def row_statistics(self, stats, cells: VGroup) -> VGroup:
         """Columns right of the grid: each row's RMS and mean (computed by the core)."""
@@ -152,7 +165,7 @@ class NormalizationAxes(NormGeoScene):
         for header_key, values, color in (("rms", stats.rms, colors.rmsnorm),
                                           ("mean", stats.mean, colors.highlight)):
             header = self.text(header_key, font_size=SMALL_SIZE - 2, color=colors.muted)
-            entries = VGroup(*(text_mobject(f"${self.fmt.fixed(v, 2)}$", lang, color, SMALL_SIZE)
+            entries = VGroup(*(text_mobject(f"${math_number(self.fmt.fixed(v, 2))}$", lang, color, SMALL_SIZE)
                                .move_to(cells[r * cols + cols - 1]) for r, v in enumerate(values)))
             column.add(VGroup(header, entries))
         column[0][1].shift(RIGHT * 1.0)

@@ -35,26 +35,41 @@ class PrenormPostnorm(NormGeoScene):
     spec_class = PrenormPostnormSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        study = prenorm_postnorm_study(spec.depth, spec.width, spec.sublayer_scale, spec.stacks, spec.seed)
-        self.study = study
-        title = self.make_title()
-        self.say("intro", FadeIn(title), run_time=1.0, hold=0.5)
+        self.backpropagate()
+        self.introduce()
+        self.draw_prenorm()
+        self.draw_postnorm()
+        self.plot_gradients()
+        self.conclude()
 
-        pre = self.block_diagram("pre", colors.layernorm).move_to((-3.55, 1.55, 0))
-        post = self.block_diagram("post", colors.rmsnorm).move_to((3.55, 1.55, 0))
-        self.diagrams = {"pre": pre, "post": post}
+    def backpropagate(self) -> None:
+        """Everything the scene shows, from the core: the gradient reaching each block, both ways."""
+        spec = self.spec
+        self.study = prenorm_postnorm_study(spec.depth, spec.width, spec.sublayer_scale, spec.stacks, spec.seed)
+
+    def introduce(self) -> None:
+        self.say("intro", FadeIn(self.make_title()), run_time=1.0, hold=0.5)
+
+    def draw_prenorm(self) -> None:
+        pre = self.block_diagram("pre", self.palette.layernorm).move_to((-3.55, 1.55, 0))
+        self.diagrams = {"pre": pre}
         self.say("pre", FadeIn(pre), run_time=1.2, hold=1.5)
+
+    def draw_postnorm(self) -> None:
+        post = self.block_diagram("post", self.palette.rmsnorm).move_to((3.55, 1.55, 0))
+        self.diagrams["post"] = post
         self.say("post", FadeIn(post), run_time=1.2, hold=1.5)
 
+    def plot_gradients(self) -> None:
+        """The gradient norm reaching each block, log scale, pre-norm against post-norm."""
+        spec, colors, study, fmt = self.spec, self.palette, self.study, self.fmt
         blocks = np.arange(1, spec.depth + 1)
         low = float(np.floor(np.log10(min(study.pre.min(), study.post.min()))))
         high = float(np.ceil(np.log10(max(study.pre.max(), study.post.max()))))
         ticks = {float(b): str(int(b)) for b in blocks if b == 1 or b % max(1, spec.depth // 6) == 0}
-        axes = make_axes((0.5, spec.depth + 0.5, 1), (low, high, 1), 11.0, 2.5, colors, log_y=True, x_tick_labels=ticks)
+        axes = make_axes((0.5, spec.depth + 0.5, 1), (low, high, 1), 11.0, 2.5, colors, log_y=True, x_tick_labels=ticks, lang=self.spec.lang)
         axes.to_edge(DOWN, buff=0.75).shift(RIGHT * 0.4)
-        labels = axis_labels(axes, self.words("block-axis"), self.words("grad-axis"),
-                             spec.lang, colors.text)
+        labels = axis_labels(axes, self.words("block-axis"), self.words("grad-axis"), spec.lang, colors.text)
         pre_curve = curve(axes, blocks, study.pre, colors.layernorm, stroke_width=4)
         post_curve = curve(axes, blocks, study.post, colors.rmsnorm, stroke_width=4)
         self.axes, self.curves = axes, {"pre": pre_curve, "post": post_curve}
@@ -67,8 +82,11 @@ class PrenormPostnorm(NormGeoScene):
         )
         self.say("gradients", Create(axes), FadeIn(labels), FadeIn(setup), Create(pre_curve),
                  Create(post_curve), FadeIn(names), run_time=2.5, hold=1.5, depth=spec.depth,
-                 pre_first=self.fmt.number(study.pre[0], 2), post_first=self.fmt.number(study.post[0], 2),
-                 post_last=self.fmt.number(study.post[-1], 2))
+                 pre_first=fmt.number(study.pre[0], 2), post_first=fmt.number(study.post[0], 2),
+                 post_last=fmt.number(study.post[-1], 2))
+
+    def conclude(self) -> None:
+        """What the toy shows and what real transformers show (narration only)."""
         self.say("conclusion", run_time=0.0, hold=1.5)
 
     def block_diagram(self, arrangement: str, color: str) -> VGroup:

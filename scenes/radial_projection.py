@@ -34,20 +34,32 @@ class RadialProjection(NormGeoScene):
     spec_class = RadialProjectionSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        vectors = np.array(spec.vectors, dtype=float)
-        projected = radial_projection(vectors, spec.radius)
-        lengths = euclidean_norm(vectors)
-        extent = 1.12 * max(float(lengths.max()), spec.radius)
+        self.project()
+        self.introduce()
+        self.show_sets()
+        self.draw_raw_vectors()
+        self.draw_rays()
+        self.slide_onto_sphere()
+        self.work_the_example()
+        self.write_formula()
 
+    def project(self) -> None:
+        """Everything the scene shows, from the core: the vectors, their projections and lengths."""
+        self.vectors = np.array(self.spec.vectors, dtype=float)
+        self.projected = radial_projection(self.vectors, self.spec.radius)
+        self.lengths = euclidean_norm(self.vectors)
+        self.extent = 1.12 * max(float(self.lengths.max()), self.spec.radius)
+
+    def introduce(self) -> None:
         title = self.make_title()
-        plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
-        self.plane = plane
-        self.say("intro", FadeIn(title), Create(plane), run_time=1.2, hold=0.6)
+        self.plane = make_plane(self.extent, PLANE_HEIGHT, PLANE_CENTER, self.palette)
+        self.say("intro", FadeIn(title), Create(self.plane), run_time=1.2, hold=0.6)
 
-        # A1: the two sets, named.
+    def show_sets(self) -> None:
+        """A1: the sphere of radius R and the zero-mean hyperplane, named in a legend."""
+        spec, colors, plane = self.spec, self.palette, self.plane
         sphere = circle_of_radius(plane, spec.radius, colors.sphere)
-        zero_mean_direction = radial_projection([1.0, -1.0], extent)
+        zero_mean_direction = radial_projection([1.0, -1.0], self.extent)
         zero_mean_line = segment(plane, -zero_mean_direction, zero_mean_direction, colors.hyperplane, 3)
         sets = legend(
             [
@@ -59,42 +71,47 @@ class RadialProjection(NormGeoScene):
             SMALL_SIZE,
         )
         fit_width(sets, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
+        self.sets = sets
         self.say("sets", Create(sphere), Create(zero_mean_line), FadeIn(sets), run_time=1.5, hold=2.5)
 
-        # A2: raw vectors, their rays, and the slide along each ray.
-        raw_arrows = VGroup(*(vector_arrow(plane, v, colors.raw) for v in vectors))
-        self.raw_arrows = raw_arrows
-        self.say("raw", *(GrowArrow(a) for a in raw_arrows), run_time=1.5, hold=0.5)
-        rays = VGroup(*(ray(plane, radial_projection(v, extent), colors.muted) for v in vectors))
-        self.say("rays", *(Create(r) for r in rays), run_time=1.0, hold=0.5)
-        ghosts = raw_arrows.copy().set_opacity(0.25)
-        self.add(ghosts)
-        projected_arrows = VGroup(*(vector_arrow(plane, p, colors.l2, stroke_width=6) for p in projected))
-        self.projected_arrows = projected_arrows
-        self.say(
-            "slide",
-            ReplacementTransform(raw_arrows, projected_arrows),
-            run_time=2.0,
-            hold=2.0,
-        )
+    def draw_raw_vectors(self) -> None:
+        self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.raw) for v in self.vectors))
+        self.say("raw", *(GrowArrow(a) for a in self.raw_arrows), run_time=1.5, hold=0.5)
 
-        # The worked example: x, its length, its projection, all from the core.
-        x, x_length, x_projected = vectors[0], float(lengths[0]), projected[0]
-        values = {"x": self.fmt.vector(x), "norm": self.fmt.number(x_length), "proj": self.fmt.vector(x_projected)}
-        example_dot = dot_at(plane, x_projected, colors.highlight, radius=0.08)
-        self.example_dot = example_dot
+    def draw_rays(self) -> None:
+        rays = VGroup(*(ray(self.plane, radial_projection(v, self.extent), self.palette.muted) for v in self.vectors))
+        self.say("rays", *(Create(r) for r in rays), run_time=1.0, hold=0.5)
+
+    def slide_onto_sphere(self) -> None:
+        """A2: each arrow slides along its ray to the sphere; a faint copy stays where it was."""
+        self.ghosts = self.raw_arrows.copy().set_opacity(0.25)
+        self.add(self.ghosts)
+        self.projected_arrows = VGroup(*(vector_arrow(self.plane, p, self.palette.l2, stroke_width=6)
+                                         for p in self.projected))
+        self.say("slide", ReplacementTransform(self.raw_arrows, self.projected_arrows), run_time=2.0, hold=2.0)
+
+    def work_the_example(self) -> None:
+        """The first vector worked through: x, ‖x‖₂ and x·R/‖x‖₂, all from the core; worded for the
+        unit circle when R = 1 and for the circle of radius R otherwise."""
+        colors = self.palette
+        on = "unit" if self.spec.radius == 1 else "radius"
+        values = {"x": self.fmt.vector(self.vectors[0]), "norm": self.fmt.number(self.lengths[0]),
+                  "proj": self.fmt.vector(self.projected[0]), "radius": self.fmt.number(self.spec.radius)}
+        values["projection"] = self.words(f"example-projection.{on}", **values)
+        self.example_dot = dot_at(self.plane, self.projected[0], colors.highlight, radius=0.08)
         readout = VGroup(
             self.text("example", font_size=SMALL_SIZE + 4, **values),
-            self.text("example-result", font_size=SMALL_SIZE + 4, **values),
+            self.text(f"example-result.{on}", font_size=SMALL_SIZE + 4, **values),
             self.text("direction-kept", font_size=SMALL_SIZE, color=colors.muted),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        fit_width(readout, COLUMN_WIDTH).next_to(sets, DOWN, buff=0.6, aligned_edge=LEFT)
+        fit_width(readout, COLUMN_WIDTH).next_to(self.sets, DOWN, buff=0.6, aligned_edge=LEFT)
         self.readout = readout
-        highlight = ghosts[0].copy().set_opacity(1).set_color(colors.highlight)
-        self.say("example", FadeIn(highlight), FadeIn(example_dot), Write(readout),
+        highlight = self.ghosts[0].copy().set_opacity(1).set_color(colors.highlight)
+        self.say("example", FadeIn(highlight), FadeIn(self.example_dot), Write(readout),
                  run_time=1.5, hold=3.0, **values)
 
-        formula = self.formula(FORMULAS["radial-projection"], font_size=40, color=colors.l2)
-        formula.next_to(readout, DOWN, buff=0.7, aligned_edge=LEFT)
+    def write_formula(self) -> None:
+        formula = self.formula(FORMULAS["radial-projection"], font_size=40, color=self.palette.l2)
+        formula.next_to(self.readout, DOWN, buff=0.7, aligned_edge=LEFT)
         self.formula_mobject = formula
         self.say("formula", Write(formula), run_time=1.2, hold=2.0)

@@ -10,6 +10,7 @@ from manim import DOWN, RIGHT, Create, FadeIn, Transform
 from normgeo import scaled_outputs, weight_decay_run
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, bar_chart, curve, make_axes, nice_step
+from scenes.kit.numbers import vector_separator
 from scenes.kit.spec import SceneSpec, setting
 
 __all__ = ["ScaleInvarianceSpec", "ScaleInvariance"]
@@ -32,62 +33,89 @@ class ScaleInvariance(NormGeoScene):
     spec_class = ScaleInvarianceSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        outputs = scaled_outputs(spec.factors, seed=spec.seed)
-        run = weight_decay_run(spec.steps, spec.learning_rate, spec.weight_decay, seed=spec.seed)
-        self.outputs, self.run = outputs, run
-        title = self.make_title()
+        self.run_core()
+        self.show_charts()
+        self.scale_the_weights()
+        self.conclude_direction()
+        self.lay_out_run_plots()
+        self.shrink_the_norm()
+        self.grow_the_effective_step()
 
+    def run_core(self) -> None:
+        """Everything the scene shows, from the core: LN outputs for each c, and the weight-decay run."""
+        spec = self.spec
+        self.outputs = scaled_outputs(spec.factors, seed=spec.seed)
+        self.run = weight_decay_run(spec.steps, spec.learning_rate, spec.weight_decay, seed=spec.seed)
+
+    def show_charts(self) -> None:
+        """Bars of cWx (top) and LN(cWx) (bottom) for the first c; the charts for the others wait."""
+        colors, outputs = self.palette, self.outputs
+        self.title = self.make_title()
         pre_unit = 1.3 / float(np.abs(outputs.pre_activations).max())
         post_unit = 1.1 / float(np.abs(outputs.outputs).max())
-        pre_charts = [bar_chart(p, pre_unit, colors.raw, colors.muted).move_to((-3.6, 1.0, 0), aligned_edge=DOWN * 0)
-                      for p in outputs.pre_activations]
-        post_charts = [bar_chart(p, post_unit, colors.layernorm, colors.muted) for p in outputs.outputs]
-        for chart in pre_charts:
+        self.pre_charts = [bar_chart(p, pre_unit, colors.raw, colors.muted).move_to((-3.6, 1.0, 0),
+                                                                                   aligned_edge=DOWN * 0)
+                           for p in outputs.pre_activations]
+        self.post_charts = [bar_chart(p, post_unit, colors.layernorm, colors.muted) for p in outputs.outputs]
+        for chart in self.pre_charts:
             chart.shift((-3.6, 1.15, 0) - chart[0].get_center())
-        for chart in post_charts:
+        for chart in self.post_charts:
             chart.shift((-3.6, -2.05, 0) - chart[0].get_center())
         pre_label = self.text("pre", font_size=SMALL_SIZE).move_to((-3.6, 2.75, 0))
         post_label = self.text("post", font_size=SMALL_SIZE).move_to((-3.6, -0.45, 0))
-        factor = self.text("factor", font_size=SMALL_SIZE + 8, color=colors.highlight,
-                           c=self.fmt.number(outputs.factors[0]))
-        factor.move_to((-0.55, 1.15, 0))
-        pre_chart, post_chart = pre_charts[0].copy(), post_charts[0].copy()
-        self.pre_chart, self.post_chart = pre_chart, post_chart
-        self.say("intro", FadeIn(title), FadeIn(pre_label), FadeIn(post_label), FadeIn(pre_chart),
-                 FadeIn(post_chart), FadeIn(factor), run_time=1.2, hold=0.8)
-        spoken = ", ".join(self.fmt.number(c) for c in outputs.factors[1:]) or self.fmt.number(outputs.factors[0])
-        hold = self.caption("scale", run_time=1.0 * max(1, len(outputs.factors) - 1), hold=0.5,
-                            factors=spoken)
-        for c, pre, post in zip(outputs.factors[1:], pre_charts[1:], post_charts[1:]):
-            new_factor = self.text("factor", font_size=SMALL_SIZE + 8, color=colors.highlight,
-                                   c=self.fmt.number(c)).move_to(factor)
-            self.play(Transform(pre_chart, pre), Transform(post_chart, post), Transform(factor, new_factor), run_time=1.0)
+        self.factor = self.factor_label(outputs.factors[0]).move_to((-0.55, 1.15, 0))
+        self.pre_chart, self.post_chart = self.pre_charts[0].copy(), self.post_charts[0].copy()
+        self.say("intro", FadeIn(self.title), FadeIn(pre_label), FadeIn(post_label), FadeIn(self.pre_chart),
+                 FadeIn(self.post_chart), FadeIn(self.factor), run_time=1.2, hold=0.8)
+
+    def scale_the_weights(self) -> None:
+        """Each further c in turn: the top bars scale, the bottom ones do not move."""
+        factors = self.outputs.factors
+        # "2, 0.5" in English, "2; 0,5" in Russian (the comma is the decimal sign there)
+        spoken = (vector_separator(self.spec.lang).join(self.fmt.number(c) for c in factors[1:])
+                  or self.fmt.number(factors[0]))
+        hold = self.caption("scale", run_time=1.0 * max(1, len(factors) - 1), hold=0.5, factors=spoken)
+        for c, pre, post in zip(factors[1:], self.pre_charts[1:], self.post_charts[1:]):
+            new_factor = self.factor_label(c).move_to(self.factor)
+            self.play(Transform(self.pre_chart, pre), Transform(self.post_chart, post),
+                      Transform(self.factor, new_factor), run_time=1.0)
         self.wait(hold)
+
+    def conclude_direction(self) -> None:
         self.say("direction", run_time=0.0, hold=1.0)
 
-        # The weight-decay run: ‖W‖ falls, η/‖W‖² rises.
-        iterations = np.arange(run.weight_norms.size)
+    def lay_out_run_plots(self) -> None:
+        """B6: ‖W‖ (top) and η/‖W‖² (bottom) along the weight-decay run, on one iteration axis."""
+        colors, run, lang = self.palette, self.run, self.spec.lang
+        self.iterations = np.arange(run.weight_norms.size)
+        last = self.iterations[-1]
+        x_range = (0, last, nice_step(last))
         top_norm = float(run.weight_norms.max())
-        x_range = (0, iterations[-1], nice_step(iterations[-1]))
-        norm_axes = make_axes(x_range, (0, 1.1 * top_norm, nice_step(top_norm)), 5.2, 1.9, colors).move_to((3.7, 1.2, 0))
+        self.norm_axes = make_axes(x_range, (0, 1.1 * top_norm, nice_step(top_norm)), 5.2, 1.9, colors, lang=self.spec.lang)
+        self.norm_axes.move_to((3.7, 1.2, 0))
         top_step = float(run.effective_steps.max())
-        step_axes = make_axes(x_range, (0, 1.1 * top_step, nice_step(top_step)), 5.2, 1.9, colors).move_to((3.7, -2.0, 0))
-        norm_labels = axis_labels(norm_axes, self.words("iteration"),
-                                  self.words("norm-axis"), self.spec.lang, colors.text)
-        step_labels = axis_labels(step_axes, self.words("iteration"),
-                                  self.words("step-axis"), self.spec.lang, colors.text)
-        norm_curve = curve(norm_axes, iterations, run.weight_norms, colors.mean_part)
-        step_curve = curve(step_axes, iterations, run.effective_steps, colors.highlight)
-        self.norm_axes, self.step_axes = norm_axes, step_axes
-        self.norm_curve, self.step_curve = norm_curve, step_curve
-        settings = self.text("run", font_size=SMALL_SIZE - 2, color=colors.muted,
-                             lr=self.fmt.number(run.learning_rate), wd=self.fmt.number(run.weight_decay))
-        fit_width(settings, 5.5).next_to(title, RIGHT, buff=0.6).align_to(title, DOWN)
-        self.say("decay", Create(norm_axes), FadeIn(norm_labels), Create(norm_curve), FadeIn(settings),
-                 run_time=2.0, hold=1.0, start=self.fmt.number(run.weight_norms[0], 2), end=self.fmt.number(run.weight_norms[-1], 2),
-                 steps=iterations[-1])
-        self.say("effective", Create(step_axes), FadeIn(step_labels), Create(step_curve),
-                 run_time=2.0, hold=1.5, first=self.fmt.number(run.effective_steps[0], 4), last=self.fmt.number(run.effective_steps[-1], 4))
+        self.step_axes = make_axes(x_range, (0, 1.1 * top_step, nice_step(top_step)), 5.2, 1.9, colors, lang=self.spec.lang)
+        self.step_axes.move_to((3.7, -2.0, 0))
+        iteration = self.words("iteration")
+        self.norm_labels = axis_labels(self.norm_axes, iteration, self.words("norm-axis"), lang, colors.text)
+        self.step_labels = axis_labels(self.step_axes, iteration, self.words("step-axis"), lang, colors.text)
+        self.norm_curve = curve(self.norm_axes, self.iterations, run.weight_norms, colors.mean_part)
+        self.step_curve = curve(self.step_axes, self.iterations, run.effective_steps, colors.highlight)
 
+    def shrink_the_norm(self) -> None:
+        run, fmt = self.run, self.fmt
+        settings = self.text("run", font_size=SMALL_SIZE - 2, color=self.palette.muted,
+                             lr=fmt.number(run.learning_rate), wd=fmt.number(run.weight_decay))
+        fit_width(settings, 5.5).next_to(self.title, RIGHT, buff=0.6).align_to(self.title, DOWN)
+        self.say("decay", Create(self.norm_axes), FadeIn(self.norm_labels), Create(self.norm_curve), FadeIn(settings),
+                 run_time=2.0, hold=1.0, start=fmt.number(run.weight_norms[0], 2),
+                 end=fmt.number(run.weight_norms[-1], 2), steps=self.iterations[-1])
 
+    def grow_the_effective_step(self) -> None:
+        run = self.run
+        self.say("effective", Create(self.step_axes), FadeIn(self.step_labels), Create(self.step_curve),
+                 run_time=2.0, hold=1.5, first=self.fmt.number(run.effective_steps[0], 4),
+                 last=self.fmt.number(run.effective_steps[-1], 4))
+
+    def factor_label(self, c: float):
+        return self.text("factor", font_size=SMALL_SIZE + 8, color=self.palette.highlight, c=self.fmt.number(c))

@@ -34,59 +34,76 @@ class SphereRadii(NormGeoScene):
     spec_class = SphereRadiiSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
-        vectors = np.array(spec.vectors, dtype=float)
-        n = vectors.shape[-1]
-        l2_points = l2_normalize(vectors)
-        rms_points = rms_norm(vectors, eps=0.0)
-        l2_radius, rms_radius = output_radius("l2", n), output_radius("rmsnorm", n)
-        extent = 1.12 * max(float(euclidean_norm(vectors).max()), rms_radius)
+        self.normalize()
+        self.draw_raw_vectors()
+        self.land_on_unit_circle()
+        self.set_out_derivation()
+        self.derive("rms", run_time=1.2, hold=1.0)
+        self.derive("square", run_time=1.0, hold=0.8)
+        self.derive("sum", run_time=1.0, hold=0.8)
+        self.derive("length", run_time=1.0, hold=1.0)
+        self.land_on_rms_circle()
 
+    def normalize(self) -> None:
+        """Everything the scene shows, from the core: both normalizations and both radii."""
+        self.vectors = np.array(self.spec.vectors, dtype=float)
+        self.n = self.vectors.shape[-1]
+        self.l2_points = l2_normalize(self.vectors)
+        self.rms_points = rms_norm(self.vectors, eps=0.0)
+        self.l2_radius, self.rms_radius = output_radius("l2", self.n), output_radius("rmsnorm", self.n)
+        self.extent = 1.12 * max(float(euclidean_norm(self.vectors).max()), self.rms_radius)
+
+    def draw_raw_vectors(self) -> None:
         title = self.make_title()
-        plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
-        self.plane = plane
-        raw_arrows = VGroup(*(vector_arrow(plane, v, colors.raw, stroke_width=4) for v in vectors))
-        self.say("raw", FadeIn(title), Create(plane), *(GrowArrow(a) for a in raw_arrows),
+        self.plane = make_plane(self.extent, PLANE_HEIGHT, PLANE_CENTER, self.palette)
+        self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.raw, stroke_width=4) for v in self.vectors))
+        self.say("raw", FadeIn(title), Create(self.plane), *(GrowArrow(a) for a in self.raw_arrows),
                  run_time=1.5, hold=0.5)
 
-        # A3: L2 → unit circle.
-        unit_circle = circle_of_radius(plane, l2_radius, colors.l2)
-        l2_dots = VGroup(*(dot_at(plane, p, colors.l2) for p in l2_points))
-        self.l2_dots = l2_dots
+    def land_on_unit_circle(self) -> None:
+        """A3: L2 → the unit circle; the legend names both circles, the second shown later."""
+        spec, colors, plane = self.spec, self.palette, self.plane
+        unit_circle = circle_of_radius(plane, self.l2_radius, colors.l2)
+        self.l2_dots = VGroup(*(dot_at(plane, p, colors.l2) for p in self.l2_points))
         labels = legend(
             [
-                (colors.l2, self.words("l2-label", radius=self.fmt.number(l2_radius))),
-                (colors.rmsnorm, self.words("rms-label", n=n, radius=self.fmt.number(rms_radius))),
+                (colors.l2, self.words("l2-label", radius=self.fmt.number(self.l2_radius))),
+                (colors.rmsnorm, self.words("rms-label", n=self.n, radius=self.fmt.number(self.rms_radius))),
             ],
             spec.lang,
             colors.text,
             SMALL_SIZE + 2,
         )
         fit_width(labels, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
+        self.labels = labels
         l2_formula = self.formula(FORMULAS["l2"], font_size=26, color=colors.l2)
         fit_width(l2_formula, COLUMN_WIDTH).next_to(labels, DOWN, buff=0.35, aligned_edge=LEFT)
+        self.l2_formula = l2_formula
         self.say("l2", Create(unit_circle),
-                 *(ReplacementTransform(a.copy(), d) for a, d in zip(raw_arrows, l2_dots)),
+                 *(ReplacementTransform(a.copy(), d) for a, d in zip(self.raw_arrows, self.l2_dots)),
                  FadeIn(labels[0]), Write(l2_formula), run_time=1.8, hold=1.5)
 
-        # A4: the derivation RMS = 1 ⇒ Σx̂ᵢ² = n ⇒ ‖x̂‖₂ = √n, one step at a time.
-        steps = [self.formula(FORMULAS[key], font_size=26, color=colors.text)
-                 for key in ("rms-condition", "rms-square", "rms-sum", "rms-length")]
-        derivation = VGroup(*steps).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        derivation.next_to(l2_formula, DOWN, buff=0.4, aligned_edge=LEFT)
-        self.derivation = derivation
-        self.say("rms", Write(steps[0]), run_time=1.2, hold=1.0)
-        self.say("square", Write(steps[1]), run_time=1.0, hold=0.8)
-        self.say("sum", Write(steps[2]), run_time=1.0, hold=0.8)
-        self.say("length", Write(steps[3]), run_time=1.0, hold=1.0)
+    def set_out_derivation(self) -> None:
+        """A4: RMS = 1 ⇒ Σx̂ᵢ²/n = 1 ⇒ Σx̂ᵢ² = n ⇒ ‖x̂‖₂ = √n, laid out under the L2 formula."""
+        lines = {key: self.formula(FORMULAS[f"rms-{formula}"], font_size=26, color=self.palette.text)
+                 for key, formula in (("rms", "condition"), ("square", "square"), ("sum", "sum"), ("length", "length"))}
+        derivation = VGroup(*lines.values()).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+        derivation.next_to(self.l2_formula, DOWN, buff=0.4, aligned_edge=LEFT)
+        self.derivation, self.derivation_lines = derivation, lines
 
-        # A5: RMSNorm → the circle of radius √n.
-        rms_circle = circle_of_radius(plane, rms_radius, colors.rmsnorm)
-        rms_dots = VGroup(*(dot_at(plane, p, colors.rmsnorm) for p in rms_points))
-        self.rms_dots = rms_dots
+    def derive(self, step: str, run_time: float, hold: float) -> None:
+        """One line of the derivation, written as it is said."""
+        self.say(step, Write(self.derivation_lines[step]), run_time=run_time, hold=hold)
+
+    def land_on_rms_circle(self) -> None:
+        """A5: RMSNorm → the circle of radius √n."""
+        colors, plane, radius = self.palette, self.plane, self.fmt.number(self.rms_radius)
+        rms_circle = circle_of_radius(plane, self.rms_radius, colors.rmsnorm)
+        self.rms_dots = VGroup(*(dot_at(plane, p, colors.rmsnorm) for p in self.rms_points))
         in_dimension = self.text("in-dimension", font_size=SMALL_SIZE + 2, color=colors.rmsnorm,
-                                 n=n, radius=self.fmt.number(rms_radius))
-        fit_width(in_dimension, COLUMN_WIDTH).next_to(derivation, DOWN, buff=0.35, aligned_edge=LEFT)
-        self.say("result", Create(rms_circle), FadeIn(labels[1]),
-                 *(ReplacementTransform(a.copy(), d) for a, d in zip(raw_arrows, rms_dots)), FadeIn(in_dimension),
-                 raw_arrows.animate.set_opacity(0.45), run_time=1.8, hold=2.5, n=n, radius=self.fmt.number(rms_radius))
+                                 n=self.n, radius=radius)
+        fit_width(in_dimension, COLUMN_WIDTH).next_to(self.derivation, DOWN, buff=0.35, aligned_edge=LEFT)
+        self.say("result", Create(rms_circle), FadeIn(self.labels[1]),
+                 *(ReplacementTransform(a.copy(), d) for a, d in zip(self.raw_arrows, self.rms_dots)),
+                 FadeIn(in_dimension), self.raw_arrows.animate.set_opacity(0.45),
+                 run_time=1.8, hold=2.5, n=self.n, radius=radius)

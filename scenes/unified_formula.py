@@ -39,48 +39,72 @@ class UnifiedFormula(NormGeoScene):
     spec_class = UnifiedFormulaSpec
 
     def construct(self) -> None:
-        spec, colors = self.spec, self.palette
+        self.write_formula()
+        self.lay_out_part_labels()
+        for part in PARTS:
+            self.light_part(part)
+        self.lay_out_layer_rows()
+        self.explain_axes()
+        for layer in LAYERS:
+            self.show_layer(layer)
+
+    def write_formula(self) -> None:
         title = self.make_title()
         formula = self.formula(FORMULAS["unified"], font_size=44)
         formula.next_to(title, DOWN, buff=0.45).set_x(0)
         self.formula_mobject = formula
         self.say("intro", FadeIn(title), Write(formula), run_time=1.5, hold=0.5)
 
-        part_colors = {"centre": colors.mean_part, "scale": colors.centred_part, "affine": colors.highlight}
+    def lay_out_part_labels(self) -> None:
+        """A label under the formula for each part: centre, scale, affine."""
+        colors, formula = self.palette, self.formula_mobject
+        self.part_colors = {"centre": colors.mean_part, "scale": colors.centred_part, "affine": colors.highlight}
         labels = VGroup()
         for part in PARTS:
-            label = self.text(f"part.{part}", font_size=SMALL_SIZE, color=part_colors[part])
+            label = self.text(f"part.{part}", font_size=SMALL_SIZE, color=self.part_colors[part])
             label.next_to(formula.select(part), DOWN, buff=0.25)
             labels.add(label)
         labels.arrange(RIGHT, buff=0.6).next_to(formula, DOWN, buff=0.35)
         fit_width(labels, 13.0)
         self.part_labels = labels
-        for part, label in zip(PARTS, labels):
-            self.say(f"{part}", formula.select(part).animate.set_color(part_colors[part]),
-                     FadeIn(label, shift=UP * 0.1),
-                     run_time=1.0, hold=0.6)
+        self.labels_by_part = dict(zip(PARTS, labels))
 
+    def light_part(self, part: str) -> None:
+        """One part of the formula coloured, and its label."""
+        self.say(part, self.formula_mobject.select(part).animate.set_color(self.part_colors[part]),
+                 FadeIn(self.labels_by_part[part], shift=UP * 0.1), run_time=1.0, hold=0.6)
+
+    def lay_out_layer_rows(self) -> None:
+        """One row per layer: its name, the grid shaded by who shares μ and σ (from the core), its axes."""
+        spec, colors = self.spec, self.palette
         shape = (spec.batch, spec.features)
-        caption = self.text("grid-caption", font_size=SMALL_SIZE - 2, color=colors.muted)
         self.group_labels = {}
         rows = []
         for layer in LAYERS:
-            labels_ = statistic_groups(layer, shape, num_groups=spec.groups if layer is Layer.GROUPNORM else None)
-            self.group_labels[layer.value] = labels_
+            labels = statistic_groups(layer, shape, num_groups=spec.groups if layer is Layer.GROUPNORM else None)
+            self.group_labels[layer.value] = labels
             cells = cell_rectangles(shape, 0.2, 0.2, colors.muted)
-            grid = VGroup(shade_groups(cells, labels_, colors.layer(layer)), cells)
+            grid = VGroup(shade_groups(cells, labels, colors.layer(layer)), cells)
             name = text_mobject(layer_name(layer.value), spec.lang, colors.layer(layer), SMALL_SIZE + 2)
-            values = {"groups": spec.groups} if layer is Layer.GROUPNORM else {}
-            description = self.text(f"axes.{layer.value}", font_size=SMALL_SIZE, **values)
+            description = self.text(f"axes.{layer.value}", font_size=SMALL_SIZE, **self.counted(layer))
             rows.append((name, grid, description))
         table = VGroup(*(m for row in rows for m in row)).arrange_in_grid(
             rows=len(rows), cols=3, buff=(0.5, 0.22), col_alignments="lcl"
         )
-        fit_width(table, 12.5).next_to(labels, DOWN, buff=0.45).set_x(0)
-        caption.next_to(table, DOWN, buff=0.2)
+        fit_width(table, 12.5).next_to(self.part_labels, DOWN, buff=0.45).set_x(0)
         self.layer_rows = rows
-        self.say("axes", FadeIn(caption), run_time=0.8, hold=0.8)
-        for layer, row in zip(LAYERS, rows):
-            values = {"groups": spec.groups} if layer is Layer.GROUPNORM else {}
-            self.say(f"{layer.value}", FadeIn(VGroup(*row), shift=RIGHT * 0.2),
-                     run_time=0.9, hold=0.6, **values)
+        self.rows_by_layer = dict(zip(LAYERS, rows))
+        self.grid_caption = self.text("grid-caption", font_size=SMALL_SIZE - 2, color=colors.muted)
+        self.grid_caption.next_to(table, DOWN, buff=0.2)
+
+    def explain_axes(self) -> None:
+        self.say("axes", FadeIn(self.grid_caption), run_time=0.8, hold=0.8)
+
+    def show_layer(self, layer: Layer) -> None:
+        """One layer's row: name, shaded grid, axes in words."""
+        self.say(layer.value, FadeIn(VGroup(*self.rows_by_layer[layer]), shift=RIGHT * 0.2),
+                 run_time=0.9, hold=0.6, **self.counted(layer))
+
+    def counted(self, layer: Layer) -> dict:
+        """GroupNorm's text counts its groups."""
+        return {"groups": self.spec.groups} if layer is Layer.GROUPNORM else {}

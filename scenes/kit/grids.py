@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, RIGHT, Rectangle, VGroup
 
+from scenes.kit.text import math_number
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["cell_rectangles", "number_cells", "shade_groups", "GROUP_OPACITIES"]
@@ -26,11 +27,12 @@ def cell_rectangles(shape, cell_width: float, cell_height: float, stroke_color: 
 
 
 def number_cells(values, texts, cells: VGroup, lang: str, color: str, font_size: float) -> VGroup:
-    """One Typst number per cell, centred in it; ``texts`` are the formatted values."""
+    """One Typst number per cell, centred in it; ``texts`` are the values formatted in ``lang``
+    (a decimal comma is kept together inside the math)."""
     flat = np.asarray(values).ravel()
     numbers = VGroup()
     for text, cell in zip(np.ravel(texts), cells):
-        numbers.add(text_mobject(f"${text}$", lang, color, font_size).move_to(cell))
+        numbers.add(text_mobject(f"${math_number(text)}$", lang, color, font_size).move_to(cell))
     assert len(numbers) == flat.size
     return numbers
 

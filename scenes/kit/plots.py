@@ -6,6 +6,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Axes, Line, LogBase, MathTypst, Rectangle, VGroup, VMobject
 
 from scenes.kit.numbers import fmt_number, nice_step
+from scenes.kit.text import math_number
 
 from scenes.kit.widgets import text_mobject
 
@@ -13,10 +14,11 @@ __all__ = ["make_axes", "nice_step", "curve", "axis_labels", "bar_chart"]
 
 
 def make_axes(x_range, y_range, width: float, height: float, palette, log_y: bool = False,
-              x_tick_labels: dict | None = None) -> Axes:
+              x_tick_labels: dict | None = None, lang: str = "en") -> Axes:
     """Axes over ``x_range``/``y_range`` ((min, max, step)) with tick labels typeset by Typst
     (no LaTeX needed). With ``log_y`` the y range is in powers of ten (exponents) and the tick
-    labels read 10^k. ``x_tick_labels`` ({x: Typst math}) replaces the numeric x labels."""
+    labels read 10^k. ``x_tick_labels`` ({x: Typst math}) replaces the numeric x labels. Numbers are
+    written in ``lang``'s conventions (Russian 0,5)."""
     axes = Axes(
         x_range=x_range,
         y_range=y_range,
@@ -28,14 +30,15 @@ def make_axes(x_range, y_range, width: float, height: float, palette, log_y: boo
     )
     if x_tick_labels is None:
         x_ticks = np.arange(x_range[0], x_range[1] + 1e-9 * abs(x_range[2]), x_range[2])
-        x_tick_labels = {float(v): fmt_number(v, _digits(x_range[2])) for v in x_ticks}
+        x_tick_labels = {float(v): math_number(fmt_number(v, _digits(x_range[2]), lang)) for v in x_ticks}
     axes.x_axis.add_labels({float(v): _tick(text, palette) for v, text in x_tick_labels.items()}, font_size=TICK_SIZE)
     if log_y:
         exponents = range(int(np.ceil(y_range[0])), int(np.floor(y_range[1])) + 1)
         axes.y_axis.add_labels({10.0**k: _tick(f"10^({k})", palette) for k in exponents}, font_size=TICK_SIZE)
     else:
         y_ticks = np.arange(y_range[0], y_range[1] + 1e-9 * abs(y_range[2]), y_range[2])
-        axes.y_axis.add_labels({float(v): _tick(fmt_number(v, _digits(y_range[2])), palette) for v in y_ticks},
+        axes.y_axis.add_labels({float(v): _tick(math_number(fmt_number(v, _digits(y_range[2]), lang)), palette)
+                                for v in y_ticks},
                                font_size=TICK_SIZE)
     return axes
 

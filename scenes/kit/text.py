@@ -30,7 +30,7 @@ from babel.numbers import NumberFormatError, parse_decimal
 from scenes.kit.languages import LANGUAGES, check_language
 from scenes.kit.numbers import BABEL_LOCALES, MINUS, localize
 
-__all__ = ["TextError", "TextFile", "text_file", "scene_text_path", "message", "fill", "placeholders", "plural_forms",
+__all__ = ["TextError", "TextFile", "text_file", "scene_text_path", "message", "fill", "math_number", "placeholders", "plural_forms",
            "plural_category", "COMMON_TEXT", "SCENES_DIR"]
 
 SCENES_DIR = Path(__file__).resolve().parents[1]
@@ -264,9 +264,17 @@ _DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _DIGIT_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f ](?=\d)")
 
 
-def _math_safe(text: str) -> str:
-    """A number as written, made safe inside Typst math (no list-comma spacing, visible groups)."""
-    return _DIGIT_SPACE.sub(" thin ", _DIGIT_COMMA.sub('","', text))
+def math_number(text: str) -> str:
+    """A number (or vector) as written, made safe inside Typst math: a decimal comma is not spaced
+    like a list comma, digit groups stay visible, and "; " between entries keeps its space.
+
+    >>> math_number("(0,6; −1 000)")
+    '(0","6"; "−1 thin 000)'
+    """
+    return _DIGIT_SPACE.sub(" thin ", _DIGIT_COMMA.sub('","', text)).replace("; ", '"; "')
+
+
+_math_safe = math_number
 
 
 def fill(template: str, lang: str, values: dict | None = None, chosen: dict | None = None) -> str:
@@ -277,7 +285,7 @@ def fill(template: str, lang: str, values: dict | None = None, chosen: dict | No
     >>> fill("в {r, plural, one {# раз} few {# раза} many {# раз} other {# раза}}", "ru", {"r": "5,7"})
     'в 5,7 раза'
     >>> fill("$x = {x}$, {x}", "ru", {"x": "(0,6; 0,8)"})
-    '$x = (0","6; 0","8)$, (0,6; 0,8)'
+    '$x = (0","6"; "0","8)$, (0,6; 0,8)'
 
     The plural category picked for each selector is recorded in ``chosen`` when given.
     """

@@ -48,4 +48,7 @@ def test_table_and_gamma_ellipse(lang, media_dir):
 def test_custom_dimensions_and_gamma(media_dir):
     """Other dimensions (incl. n = 1, where LayerNorm keeps 0) and another γ."""
     spec = DegreesOfFreedomSpec(dims=(1, 4, 4096), gamma=(0.5, 2.0), theme="light")
-    check(build_scene(DegreesOfFreedom, spec, media_dir), spec)
+    scene = build_scene(DegreesOfFreedom, spec, media_dir)
+    check(scene, spec)
+    assert not any("Qwen" in line for line in scene.narration), "4096 is not Qwen2-0.5B's hidden size"
+    assert any("4,095" in line and "4,094" in line for line in scene.narration)

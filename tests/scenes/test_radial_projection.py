@@ -42,3 +42,17 @@ def test_custom_vectors_and_radius(media_dir):
     """Other vectors and R = 2 (light theme): the same law holds."""
     spec = RadialProjectionSpec(vectors=((-2.0, 1.0), (0.3, 0.1), (5.0, -5.0)), radius=2.0, theme="light")
     check(build_scene(RadialProjection, spec, media_dir), spec)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_example_follows_the_radius(lang, media_dir):
+    """R = 2: the example says and shows (3, 4)·2/5 = (1.2, 1.6) on the circle of radius 2, not the unit circle."""
+    spec = RadialProjectionSpec(radius=2.0, lang=lang)
+    scene = build_scene(RadialProjection, spec, media_dir)
+    check(scene, spec)
+    assert np.allclose(centres(scene.plane, [scene.example_dot]), [[1.2, 1.6]])
+    example = scene.narration[scene.text_file().steps().index("example")]
+    values = {"x": fmt_vector([3.0, 4.0], lang=lang), "norm": fmt_number(5.0, lang=lang), "radius": fmt_number(2.0, lang=lang)}
+    assert scene.words("example-projection.radius", **values) in example
+    assert scene.words("example-projection.unit", **values) not in example
+    assert fmt_vector(radial_projection([3.0, 4.0], 2.0), lang=lang) in example

@@ -121,7 +121,7 @@ def test_decimal_numbers_take_the_language_form():
 
 def test_numbers_inside_typst_math_keep_their_decimal_comma_together():
     """$…$ gets 0","6 so that Typst does not space the comma like a list separator."""
-    assert fill("$x = {x}$", "ru", {"x": "(0,6; 0,8)"}) == '$x = (0","6; 0","8)$'
+    assert fill("$x = {x}$", "ru", {"x": "(0,6; 0,8)"}) == '$x = (0","6"; "0","8)$'
     assert fill("x = {x}", "ru", {"x": "(0,6; 0,8)"}) == "x = (0,6; 0,8)"
 
 
