@@ -49,6 +49,12 @@ from normgeo.errors import (
     ZeroVarianceError,
     ZeroVectorError,
 )
+from normgeo.gradient_orthogonality import (
+    GradientSplit,
+    NormGrowthSummary,
+    layer_norm_gradient_split,
+    norm_growth_summary,
+)
 from normgeo.jacobians import layer_norm_jacobian, rms_norm_jacobian
 from normgeo.layers import Layer, parse_layer
 from normgeo.normalize import batch_norm, group_norm, l2_normalize, layer_norm, normalize, rms_norm
@@ -115,6 +121,7 @@ __all__ = [
     "gradient_descent_path",
     "gradient_descent_run",
     "GradientDescentRun",
+    "GradientSplit",
     "group_norm",
     "GroupStatistics",
     "hyperplane_basis",
@@ -123,6 +130,7 @@ __all__ = [
     "largest_stable_step",
     "Layer",
     "layer_norm",
+    "layer_norm_gradient_split",
     "layer_norm_jacobian",
     "layer_norm_output_curve",
     "layer_norm_output_radius",
@@ -134,9 +142,11 @@ __all__ = [
     "MeanAndSpread",
     "NonFiniteError",
     "norm_growth_run",
+    "norm_growth_summary",
     "normalize",
     "NormGeoError",
     "NormGrowthRun",
+    "NormGrowthSummary",
     "on_sphere",
     "on_zero_mean_hyperplane",
     "ones_direction",

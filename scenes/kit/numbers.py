@@ -95,15 +95,24 @@ def _mantissa_exponent(value: float, digits: int, lang: str) -> tuple[str, int]:
     return mantissa, exponent
 
 
+def _significant(value: float, digits: int, lang: str) -> str:
+    """``fmt_number`` keeping ``digits`` decimals, or more for small numbers so that 0.001 is not 0."""
+    if value == 0:
+        return fmt_number(value, digits, lang)
+    return fmt_number(value, max(digits, digits - int(np.floor(np.log10(abs(value))))), lang)
+
+
 def fmt_scientific(value: float, digits: int = 2, lang: str = "en") -> str:
-    """A Typst math expression a·10^k for large or small numbers, else ``fmt_number``.
+    """A Typst math expression a·10^k for large or small numbers, else the number itself.
 
     >>> fmt_scientific(526315798.0), fmt_scientific(1e-5), fmt_scientific(526315798.0, lang="ru")
     ('5.26 dot 10^(8)', '10^(-5)', '5,26 dot 10^(8)')
+    >>> fmt_scientific(0.001), fmt_scientific(0.0123), fmt_scientific(0.25)
+    ('0.001', '0.0123', '0.25')
     """
     value = float(value)
     if value == 0 or 1e-3 <= abs(value) < 1e4:
-        return fmt_number(value, digits, lang)
+        return _significant(value, digits, lang)
     mantissa, exponent = _mantissa_exponent(value, digits, lang)
     if mantissa == "1":
         return f"10^({exponent})"
@@ -121,7 +130,7 @@ def fmt_plain_scientific(value: float, digits: int = 2, lang: str = "en") -> str
     """
     value = float(value)
     if value == 0 or 1e-3 <= abs(value) < 1e4:
-        return fmt_number(value, digits, lang)
+        return _significant(value, digits, lang)
     mantissa, exponent = _mantissa_exponent(value, digits, lang)
     power = "10" + str(exponent).translate(_SUPERSCRIPTS)
     return power if mantissa == "1" else f"{mantissa}·{power}"

@@ -27,11 +27,14 @@ LECTURE_ORDER: tuple[str, ...] = (
     "degrees-of-freedom",
     "unified-formula",
     "normalization-axes",
+    "batchnorm-geometry",
     "conditioning",
+    "layernorm-gradient",
     "scale-invariance",
     "covariate-shift",
     "batch-dependence",
     "prenorm-postnorm",
+    "dynamic-tanh",
 )
 
 

@@ -1,0 +1,233 @@
+"""Scene ``batchnorm-geometry`` (C4): BatchNorm is LayerNorm's geometry on the batch axis.
+
+Each feature's column of B values is centred and scaled onto the sphere of radius √B in the
+zero-mean hyperplane of ℝ^B; with B = 2 every feature lands on (1, −1) or (−1, 1). GroupNorm's
+limits: one group is LayerNorm; one feature per group is InstanceNorm, which erases a grid with
+one value per group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, UL, Create, FadeIn, SurroundingRectangle, Transform, VGroup
+
+from normgeo import (
+    batch_norm,
+    batch_norm_columns,
+    count_nearest,
+    euclidean_norm,
+    group_norm,
+    hyperplane_basis,
+    layer_norm,
+    project_to_zero_mean_hyperplane,
+    statistic_groups,
+)
+from scenes.kit.adapters import make_plane
+from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
+from scenes.kit.spec import SceneSpec, SpecError, Vectors, setting
+from scenes.kit.text import math_number
+from scenes.kit.widgets import circle_of_radius, dot_at, legend, segment, text_mobject
+
+__all__ = ["BatchNormGeometrySpec", "BatchNormGeometry"]
+
+GRID_CENTER = (-3.75, 1.45, 0.0)
+PLANE_CENTER = (2.55, 1.05, 0.0)
+PLANE_SIZE = 3.7
+MINI_CELL = (0.7, 0.34)
+COLUMN_SUM = "sum_b"
+COLUMN_LENGTH = "norm(dot)_2"
+
+
+@dataclass(frozen=True)
+class BatchNormGeometrySpec(SceneSpec):
+    """The grid (rows = batch, columns = features; the Russian source's values), the two rows used for
+    the batch of two, and the ε that InstanceNorm needs on a grid with one value per group."""
+
+    values: Vectors = setting(((1.0, 2.0, 3.0, 10.0), (2.0, 4.0, 1.0, 8.0), (3.0, 1.0, 5.0, 12.0), (0.0, 3.0, 2.0, 9.0)),
+                              low=-999, high=999, items=(2, 5))
+    pair: tuple[int, ...] = setting((1, 2), low=1, high=5, items=(2, 2))
+    eps: float = setting(1e-5, low=1e-12, high=1)
+
+    def validate(self) -> None:
+        widths = {len(row) for row in self.values}
+        if len(widths) != 1 or not 2 <= widths.pop() <= 5:
+            raise SpecError("values: give rows of 2 to 5 numbers each, all rows the same length")
+        grid = np.array(self.values)
+        if np.any(np.ptp(grid, axis=0) < 1e-6):
+            raise SpecError("values: every column must vary (BatchNorm at ε = 0 divides by each column's σ)")
+        if np.any(np.ptp(grid, axis=1) < 1e-6):
+            raise SpecError("values: every row must vary (LayerNorm at ε = 0 divides by each row's σ)")
+        first, second = self.pair
+        if first == second or max(self.pair) > grid.shape[0]:
+            raise SpecError(f"pair: give two different rows between 1 and {grid.shape[0]}, got {first},{second}")
+        if np.any(grid[first - 1] == grid[second - 1]):
+            raise SpecError("pair: the two rows must differ in every feature (a batch of two with equal values has σ = 0)")
+
+
+class BatchNormGeometry(NormGeoScene):
+    """The grid under BatchNorm (each column: sum 0, length √B); a batch of two on the plane; GroupNorm's two limits."""
+
+    spec_class = BatchNormGeometrySpec
+
+    def construct(self) -> None:
+        self.compute()
+        self.show_grid()
+        self.normalize_columns()
+        self.name_the_sphere()
+        self.centre_a_batch_of_two()
+        self.scale_a_batch_of_two()
+        self.group_norm_with_one_group()
+        self.group_norm_per_feature()
+
+    def compute(self) -> None:
+        """Everything the scene shows, from the core."""
+        spec = self.spec
+        self.grid = grid = np.array(spec.values, dtype=float)
+        self.batch, self.features = grid.shape
+        self.columns = batch_norm_columns(grid, eps=0.0)
+        rows = [index - 1 for index in spec.pair]
+        self.pair_grid = grid[rows]
+        self.pair_columns = batch_norm_columns(self.pair_grid, eps=0.0)
+        self.pair_centred = project_to_zero_mean_hyperplane(self.pair_grid.T)  # one point of ℝ² per feature
+        self.pair_outputs = batch_norm(self.pair_grid, eps=0.0).T
+        (self.direction,) = hyperplane_basis(2)
+        self.meeting_points = layer_norm(np.array([self.direction, -self.direction]), eps=0.0)
+        self.at_p, self.at_q = (int(c) for c in count_nearest(self.pair_outputs, self.meeting_points))
+        self.one_group = group_norm(grid, 1, eps=0.0)
+        self.per_feature = group_norm(grid, self.features, eps=spec.eps)
+        self.labels = {
+            "batchnorm": statistic_groups("batchnorm", grid.shape),
+            "one-group": statistic_groups("groupnorm", grid.shape, num_groups=1),
+            "per-feature": statistic_groups("groupnorm", grid.shape, num_groups=self.features),
+        }
+        self.extent = 1.3 * max(float(euclidean_norm(self.pair_centred).max()), self.pair_columns.radius)
+        fmt = self.fmt
+        self.values = {"B": self.batch, "radius": fmt.number(self.columns.radius), "p": fmt.vector(self.meeting_points[0]),
+                       "q": fmt.vector(self.meeting_points[1]), "first": spec.pair[0], "second": spec.pair[1],
+                       "features": self.features, "eps": fmt.scientific(spec.eps),
+                       "pair_radius": fmt.number(self.pair_columns.radius)}
+
+    # ------------------------------------------------------------------ steps
+    def show_grid(self) -> None:
+        """The raw grid, its axes named, BatchNorm's columns shaded."""
+        colors = self.palette
+        title = self.make_title()
+        self.cells = cell_rectangles(self.grid.shape, 1.05, 0.5, colors.muted).move_to(GRID_CENTER)
+        features = self.text("features", font_size=SMALL_SIZE, color=colors.muted)
+        features.next_to(self.cells, UP, buff=0.12).align_to(self.cells, LEFT)
+        batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
+        batch.next_to(self.cells, LEFT, buff=0.2).align_to(self.cells, UP)
+        self.shown = {"raw": [self.fmt.number(v, 2) for v in self.grid.ravel()]}
+        self.numbers = self.grid_numbers(self.grid, self.shown["raw"], self.cells, SMALL_SIZE)
+        self.shading = shade_groups(self.cells, self.labels["batchnorm"], colors.batchnorm)
+        self.say("grid", FadeIn(title), FadeIn(self.cells), FadeIn(features), FadeIn(batch), FadeIn(self.shading),
+                 FadeIn(self.numbers), run_time=1.5, hold=1.0)
+
+    def normalize_columns(self) -> None:
+        """BatchNorm's values (ε = 0) and, under each column, its sum and its length."""
+        colors, fmt = self.palette, self.fmt
+        self.shown["batchnorm"] = [fmt.fixed(v, 2) for v in self.columns.normalized.ravel()]
+        normalized = self.grid_numbers(self.columns.normalized, self.shown["batchnorm"], self.cells, SMALL_SIZE)
+        self.shown["sums"] = [fmt.number(v) for v in self.columns.sums]
+        self.shown["lengths"] = [fmt.number(v) for v in self.columns.lengths]
+        sums = self.under_columns(self.shown["sums"], 1)
+        lengths = self.under_columns(self.shown["lengths"], 2)
+        heads = VGroup(*(text_mobject(f"${head}$", self.spec.lang, colors.muted, SMALL_SIZE)
+                         .next_to(self.cells, LEFT, buff=0.15).set_y(row.get_y())
+                         for head, row in ((COLUMN_SUM, sums), (COLUMN_LENGTH, lengths))))
+        self.column_stats = VGroup(sums, lengths, heads)
+        note = self.text("eps-note", font_size=SMALL_SIZE - 4, color=colors.muted)
+        self.eps_note = note.next_to(self.cells, RIGHT, buff=0.15).align_to(self.cells, DOWN)
+        self.say("normalize", Transform(self.numbers, normalized), FadeIn(self.column_stats), FadeIn(note),
+                 run_time=1.5, hold=1.0, B=self.batch, radius=self.values["radius"])
+
+    def name_the_sphere(self) -> None:
+        sphere = VGroup(*(self.text(key, font_size=SMALL_SIZE, color=self.palette.batchnorm, B=self.batch,
+                                    radius=self.values["radius"]) for key in ("sphere.law", "sphere.set")))
+        sphere.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        self.sphere_text = fit_width(sphere, 6.3).next_to(self.column_stats, DOWN, buff=0.3).align_to(self.cells, LEFT)
+        self.say("sphere", FadeIn(self.sphere_text), run_time=1.0, hold=1.0, B=self.batch)
+
+    def centre_a_batch_of_two(self) -> None:
+        """The two chosen rows framed on the grid; their features as centred points of the plane."""
+        colors, extent = self.palette, self.extent
+        frames = VGroup(*(SurroundingRectangle(VGroup(*self.cells[(r - 1) * self.features:r * self.features]),
+                                               color=colors.highlight, buff=0.02, stroke_width=3)
+                          for r in self.spec.pair))
+        self.plane = make_plane(extent, PLANE_SIZE, PLANE_CENTER, colors)
+        line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
+        circle = circle_of_radius(self.plane, self.pair_columns.radius, colors.batchnorm)
+        self.key = legend([(colors.hyperplane, self.words("legend.line")),
+                           (colors.batchnorm, self.words("legend.circle", radius=self.values["pair_radius"])),
+                           (colors.highlight, self.words("legend.points"))], self.spec.lang, colors.text, SMALL_SIZE - 4)
+        fit_width(self.key, 7.0 - (self.plane.get_right()[0] + 0.25))
+        self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
+        self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.highlight, radius=0.07) for v in self.pair_centred))
+        axis_names = VGroup(
+            self.text("axis.first", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[0])
+            .next_to(self.plane.x_axis.get_right(), RIGHT, buff=0.1),
+            self.text("axis.second", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[1])
+            .next_to(self.plane.y_axis.get_top(), DOWN + RIGHT, buff=0.08))
+        self.say("pair", Create(frames), Create(self.plane), FadeIn(axis_names), Create(line), Create(circle), FadeIn(self.key),
+                 FadeIn(self.centred_dots), run_time=1.8, hold=0.8, first=self.spec.pair[0], second=self.spec.pair[1])
+
+    def scale_a_batch_of_two(self) -> None:
+        colors = self.palette
+        self.output_dots = VGroup(*(dot_at(self.plane, v, colors.batchnorm, radius=0.09) for v in self.pair_outputs))
+        tally = self.text("tally", font_size=SMALL_SIZE - 4, landed=self.at_p, other=self.at_q,
+                          p=self.values["p"], q=self.values["q"])
+        self.tally = fit_width(tally, 7.0 - self.key.get_left()[0]).next_to(self.key, DOWN, buff=0.3,
+                                                                          aligned_edge=LEFT)
+        self.say("scale", Transform(self.centred_dots, self.output_dots), FadeIn(self.tally), run_time=1.5, hold=0.8,
+                 p=self.values["p"], q=self.values["q"])
+
+    def group_norm_with_one_group(self) -> None:
+        """Mini grid: GroupNorm with one group (ε = 0), shaded by rows: LayerNorm's values."""
+        self.shown["one-group"] = [self.fmt.fixed(v, 2) for v in self.one_group.ravel()]
+        self.one_group_grid = self.mini_grid(self.one_group, self.shown["one-group"], "one-group",
+                                             self.palette.layernorm, (-6.9, -1.8))
+        self.say("one-group", FadeIn(self.one_group_grid), run_time=1.2, hold=1.0)
+
+    def group_norm_per_feature(self) -> None:
+        """Mini grid: one feature per group, every cell its own group: all values 0 (at ε > 0)."""
+        self.shown["per-feature"] = [self.fmt.fixed(v, 2) for v in self.per_feature.ravel()]
+        self.per_feature_grid = self.mini_grid(self.per_feature, self.shown["per-feature"], "per-feature",
+                                               self.palette.groupnorm,
+                                               (self.one_group_grid.get_right()[0] + 0.5, -1.8))
+        refusal = VGroup(*(self.text(f"refused.{k}", font_size=SMALL_SIZE - 2, color=color) for k, color in
+                           (("erased", self.palette.groupnorm), ("undefined", self.palette.muted),
+                            ("refused", self.palette.text)))).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+        left = self.per_feature_grid.get_right()[0] + 0.45
+        self.refusal = fit_width(refusal, 7.0 - left).move_to(self.per_feature_grid[1])
+        self.refusal.set_x(left + self.refusal.width / 2)
+        self.say("per-feature", FadeIn(self.per_feature_grid), FadeIn(self.refusal), run_time=1.2, hold=1.5,
+                 features=self.features)
+
+    # ------------------------------------------------------------------ helpers
+    def grid_numbers(self, values, texts, cells, font_size) -> VGroup:
+        return number_cells(values, texts, cells, self.spec.lang, self.palette.text, font_size)
+
+    def under_columns(self, texts, row: int) -> VGroup:
+        """One number under each column of the main grid, ``row`` lines below it."""
+        entries = VGroup()
+        for column, text in enumerate(texts):
+            cell = self.cells[(self.batch - 1) * self.features + column]
+            entry = text_mobject(f"${math_number(text)}$", self.spec.lang, self.palette.batchnorm, SMALL_SIZE)
+            entries.add(entry.move_to(cell).shift(DOWN * 0.45 * row))
+        return entries
+
+    def mini_grid(self, values, texts, key: str, color: str, corner) -> VGroup:
+        """A small grid with its caption above, its upper-left corner at ``corner``."""
+        cells = cell_rectangles(values.shape, *MINI_CELL, self.palette.muted)
+        shading = shade_groups(cells, self.labels[key], color)
+        numbers = number_cells(values, texts, cells, self.spec.lang, self.palette.text,
+                               SMALL_SIZE - 7)
+        grid = VGroup(shading, cells, numbers)
+        caption = self.text(f"caption.{key}", font_size=SMALL_SIZE - 3, color=color, eps=self.values["eps"])
+        fit_width(caption, max(grid.width + 0.4, 3.0))
+        block = VGroup(caption, grid).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        block.move_to(np.array([corner[0], corner[1], 0.0]), aligned_edge=UL)
+        return block

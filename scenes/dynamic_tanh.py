@@ -1,0 +1,165 @@
+"""Scene ``dynamic-tanh`` (C5): normalization-free transformers replace LayerNorm by DyT(x) = γ·tanh(αx) + β.
+
+From the core's seeded toy simulation (not a trained model): each token's LayerNorm map is a straight
+line of slope 1/σ_token, the union over tokens is S-shaped, and a tanh fits it. DyT is elementwise:
+no sphere, no lost degree of freedom; its outputs are squashed into a cube |DyT(x) − β| ≤ |γ|.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, ManimColor, VGroup, interpolate_color
+
+from normgeo import dynamic_tanh, dynamic_tanh_fit, layer_norm, sample_vectors
+from scenes.kit.adapters import make_plane
+from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
+from scenes.kit.spec import SceneSpec, SpecError, setting
+from scenes.kit.widgets import dot_at
+
+__all__ = ["DynamicTanhSpec", "DynamicTanh"]
+
+DYT = 'op("DyT")(x) = gamma tanh(alpha x) + beta'
+PLOT_CENTER = (-3.05, -0.45, 0.0)
+PLOT_SIZE = (7.3, 5.4)
+COLUMN_LEFT = 1.35
+COLUMN_WIDTH = 5.6
+INSET_SIZE = 2.5
+# Inputs this large saturate tanh exactly (tanh(20) rounds to 1 in float64 as soon as αx > 19.1):
+# DyT of them is the corner β ± γ of the box its outputs approach.
+SATURATING = 1e6
+
+
+@dataclass(frozen=True)
+class DynamicTanhSpec(SceneSpec):
+    """The toy simulation (tokens, channels, channels with large values, their largest size, seed)
+    and the 2-D inputs of the inset that compares DyT's box with LayerNorm's two points."""
+
+    tokens: int = setting(12, low=2, high=40)
+    channels: int = setting(64, low=4, high=256)
+    massive_channels: int = setting(2, low=1, high=8)
+    largest_massive: float = setting(30.0, low=2, high=500)
+    seed: int = setting(0, low=0, high=2**32 - 1)
+    inset_count: int = setting(80, low=2, high=400)
+    inset_spread: float = setting(15.0, low=0.1, high=500)
+
+    def validate(self) -> None:
+        if self.massive_channels >= self.channels:
+            raise SpecError(f"massive_channels: must be fewer than channels ({self.channels}), got {self.massive_channels}")
+
+
+class DynamicTanh(NormGeoScene):
+    """Per-token straight lines; their S-shaped union; the fitted tanh; DyT's box against LayerNorm's points."""
+
+    spec_class = DynamicTanhSpec
+
+    def construct(self) -> None:
+        self.compute()
+        self.introduce_the_picture()
+        self.draw_token_lines()
+        self.show_the_union()
+        self.fit_the_tanh()
+        self.replace_layer_norm()
+        self.squash_into_a_cube()
+
+    def compute(self) -> None:
+        """Everything the scene shows, from the core: the simulation and its fit, DyT's box and the inset."""
+        spec, fmt = self.spec, self.fmt
+        self.fit = fit = dynamic_tanh_fit(spec.tokens, spec.channels, spec.massive_channels, spec.largest_massive, spec.seed)
+        self.samples = np.linspace(fit.inputs.min(), fit.inputs.max(), 240)
+        self.fitted = fit.fitted(self.samples)
+        weight, bias = np.full(2, fit.weight), np.full(2, fit.bias)
+        self.inset_inputs = sample_vectors(spec.inset_count, 2, seed=spec.seed, scale=spec.inset_spread, min_spread=1e-3)
+        self.inset_dyt = dynamic_tanh(self.inset_inputs, fit.alpha, weight, bias)
+        self.inset_layer_norm = layer_norm(self.inset_inputs, eps=0.0)
+        corners = SATURATING * np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])
+        self.box = dynamic_tanh(corners, fit.alpha, weight, bias)  # β ± γ in each coordinate
+        self.values = {
+            "tokens": spec.tokens,
+            "channels": spec.channels,
+            "first": fmt.number(fit.slopes[0], 3),
+            "last": fmt.number(fit.slopes[-1], 3),
+            "alpha": fmt.number(fit.alpha, 3),
+            "gamma": fmt.number(fit.weight, 2),
+            "beta": fmt.number(fit.bias, 3),
+            "residual": fmt.number(fit.residual, 3),
+            "line_residual": fmt.number(fit.line_residual, 3),
+            "seed": spec.seed,
+        }
+
+    # ------------------------------------------------------------------ steps
+    def introduce_the_picture(self) -> None:
+        """Axes of input against output; the note that the data is a toy simulation."""
+        colors, fit = self.palette, self.fit
+        title = self.make_title()
+        x_low, x_high = float(fit.inputs.min()), float(fit.inputs.max())
+        y_top = float(np.abs(fit.outputs).max())
+        x_step, y_step = nice_step(max(-x_low, x_high), ticks=3), nice_step(y_top)
+        self.axes = make_axes((x_step * np.floor(x_low / x_step), x_step * np.ceil(x_high / x_step), x_step),
+                              (-y_step * np.ceil(y_top / y_step), y_step * np.ceil(y_top / y_step), y_step),
+                              *PLOT_SIZE, colors, lang=self.spec.lang).move_to(PLOT_CENTER)
+        labels = axis_labels(self.axes, self.words("x-axis"), self.words("y-axis"), self.spec.lang, colors.text)
+        self.toy = fit_width(self.text("toy", font_size=SMALL_SIZE - 2, color=colors.muted, **self.values), COLUMN_WIDTH)
+        self.toy.to_edge(UP, buff=EDGE).set_x(COLUMN_LEFT + self.toy.width / 2)
+        self.say("intro", FadeIn(title), Create(self.axes), FadeIn(labels), FadeIn(self.toy), run_time=1.5, hold=1.0)
+
+    def draw_token_lines(self) -> None:
+        """Each token's points (input, LN output) and the straight line through them, steep to flat."""
+        colors, fit = self.palette, self.fit
+        self.token_lines, self.token_dots = VGroup(), VGroup()
+        for token, (xs, ys) in enumerate(zip(fit.inputs, fit.outputs)):
+            color = interpolate_color(ManimColor(colors.layernorm), ManimColor(colors.rmsnorm), token / max(len(fit.inputs) - 1, 1))
+            order = np.argsort(xs)
+            self.token_lines.add(curve(self.axes, xs[order], ys[order], color, 2.5))
+            self.token_dots.add(VGroup(*(dot_at(self.axes, (x, y), color, radius=0.028) for x, y in zip(xs, ys))))
+        self.say("lines", FadeIn(self.token_dots, lag_ratio=0.1), Create(self.token_lines, lag_ratio=0.1),
+                 run_time=2.5, hold=0.8, first=self.values["first"], last=self.values["last"])
+
+    def show_the_union(self) -> None:
+        readout = VGroup(self.formula(DYT, font_size=28, color=self.palette.highlight),
+                         self.text("residual.line", font_size=SMALL_SIZE - 2, **self.values),
+                         self.text("residual.tanh", font_size=SMALL_SIZE - 2, color=self.palette.highlight,
+                                   **self.values),
+                         self.text("fit", font_size=SMALL_SIZE - 2, color=self.palette.highlight, **self.values))
+        for line in readout:
+            fit_width(line, COLUMN_WIDTH)
+        readout.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(self.toy, DOWN, buff=0.4, aligned_edge=LEFT)
+        self.readout = readout
+        self.say("union", self.token_lines.animate.set_stroke(opacity=0.55), FadeIn(readout[1]), run_time=1.2, hold=0.8,
+                 line_residual=self.values["line_residual"])
+
+    def fit_the_tanh(self) -> None:
+        self.tanh_curve = curve(self.axes, self.samples, self.fitted, self.palette.highlight, 4)
+        self.say("fit", Create(self.tanh_curve), FadeIn(self.readout[0]), FadeIn(self.readout[2]),
+                 FadeIn(self.readout[3]), run_time=1.8, hold=0.8, **self.values)
+
+    def replace_layer_norm(self) -> None:
+        note = VGroup(self.text("elementwise", font_size=SMALL_SIZE - 2, color=self.palette.text),
+                      self.text("no-sphere", font_size=SMALL_SIZE - 2, color=self.palette.text),
+                      self.text("bound", font_size=SMALL_SIZE - 2, color=self.palette.highlight))
+        for line in note:
+            fit_width(line, COLUMN_WIDTH)
+        self.note = note.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.readout, DOWN, buff=0.35,
+                                                                               aligned_edge=LEFT)
+        self.say("replace", FadeIn(note[:2]), run_time=1.0, hold=1.0)
+
+    def squash_into_a_cube(self) -> None:
+        """Inset: the same 2-D inputs under LayerNorm (two points) and under DyT (inside the box β ± γ)."""
+        colors = self.palette
+        extent = 1.2 * float(np.abs(self.box).max())
+        self.inset = make_plane(extent, INSET_SIZE, (0, 0, 0), colors, step=nice_step(2 * extent))
+        self.inset.next_to(self.note, DOWN, buff=0.35).set_x(COLUMN_LEFT + INSET_SIZE / 2)
+        self.box_outline = VGroup(*(curve(self.inset, *np.array([a, b]).T, colors.highlight, 3)
+                                    for a, b in zip(self.box, np.roll(self.box, -1, axis=0))))
+        self.dyt_dots = VGroup(*(dot_at(self.inset, v, colors.highlight, radius=0.035) for v in self.inset_dyt))
+        self.ln_dots = VGroup(*(dot_at(self.inset, v, colors.layernorm, radius=0.07) for v in self.inset_layer_norm))
+        key = VGroup(self.text("inset.dyt", font_size=SMALL_SIZE - 4, color=colors.highlight),
+                     self.text("inset.layernorm", font_size=SMALL_SIZE - 4, color=colors.layernorm),
+                     self.text("inset.inputs", font_size=SMALL_SIZE - 6, color=colors.muted, count=self.spec.inset_count))
+        for line in key:
+            fit_width(line, 6.95 - (self.inset.get_right()[0] + 0.25))
+        self.inset_key = key.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.inset, RIGHT, buff=0.25)
+        self.say("cube", FadeIn(self.note[2]), Create(self.inset), Create(self.box_outline), FadeIn(self.dyt_dots), FadeIn(self.ln_dots),
+                 FadeIn(key), run_time=1.8, hold=2.5)

@@ -1,0 +1,253 @@
+"""Scene ``layernorm-gradient`` (C3): the backward pass keeps only the part of g tangent to the circle.
+
+LayerNorm's Jacobian at ε = 0 is (1/σ)(I − 11ᵀ/n − x̂x̂ᵀ/n): an incoming gradient loses its parts
+along 1 and along x̂ and is scaled by 1/σ. Because x = μ·1 + σ·x̂, the gradient with respect to
+weights in front of the norm is orthogonal to them: plain SGD only lengthens W, weight decay holds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DEGREES, DOWN, LEFT, RIGHT, UP, UR, Create, FadeIn, VGroup
+
+from normgeo import (
+    circle_in_plane,
+    euclidean_norm,
+    hyperplane_basis,
+    norm_growth_run,
+    ones_direction,
+    output_radius,
+    sphere_rings,
+    square_in_plane,
+)
+from normgeo.gradient_orthogonality import layer_norm_gradient_split, norm_growth_summary
+from scenes.kit.adapters import make_space_axes
+from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoThreeDScene, fit_width
+from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
+from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors, setting
+from scenes.kit.widgets import legend, space_polygon, space_polyline, space_segment, wire_sphere
+
+__all__ = ["LayerNormGradientSpec", "LayerNormGradient"]
+
+# One oblique view for the whole scene; the geometry fills a disc of GEOMETRY_RADIUS scene units
+# around GEOMETRY_CENTER (left half of the screen), the right column holds the numbers and the plot.
+GEOMETRY_RADIUS = 3.3
+GEOMETRY_CENTER = np.array([-3.6, -0.5, 0.0])
+VIEW = {"phi": 80 * DEGREES, "theta": 10 * DEGREES}
+COLUMN_LEFT = 0.35
+COLUMN_WIDTH = 6.4
+JACOBIAN = "J = 1 / sigma (I - (bold(1) bold(1)^T) / n - (hat(x) hat(x)^T) / n)"
+
+
+@dataclass(frozen=True)
+class LayerNormGradientSpec(SceneSpec):
+    """The 3-D input x and the incoming gradient g; the toy SGD run on LN(Wx) with and without decay."""
+
+    vector: Vector = setting((2.2, 0.4, 1.6), items=(3, 3))
+    gradient: Vector = setting((1.5, 0.5, -0.3), items=(3, 3))
+    steps: int = setting(300, low=10, high=2000)
+    learning_rate: float = setting(0.5, low=1e-3, high=2)
+    initial_norm: float = setting(2.0, low=0.1, high=20)
+    weight_decay: float = setting(0.02, low=1e-4, high=0.2)
+    seed: int = setting(0, low=0, high=2**32 - 1)
+
+    def validate(self) -> None:
+        check_vectors("vector", (self.vector,), dim=3, max_length=20)
+        check_vectors("gradient", (self.gradient,), dim=3, max_length=5)
+        if max(self.vector) - min(self.vector) < 1e-2:
+            raise SpecError("vector: its entries must not all be equal (σ = 0: LayerNorm is undefined at ε = 0)")
+        split = layer_norm_gradient_split(self.vector, self.gradient)
+        if euclidean_norm(split.tangent) < 0.05 * euclidean_norm(split.gradient):
+            raise SpecError("gradient: it lies (almost) in the span of 1 and x̂, so nothing would be left to show")
+
+
+class LayerNormGradient(NormGeoThreeDScene):
+    """x̂ on the circle; g at x̂ split into its parts along 1, along x̂ and tangent; Jᵀg = t/σ;
+    then ‖W‖ along a toy SGD run with and without weight decay."""
+
+    spec_class = LayerNormGradientSpec
+
+    def construct(self) -> None:
+        self.compute()
+        self.show_output_on_circle()
+        self.bring_gradient()
+        self.drop_normal_parts()
+        self.scale_tangent_part()
+        self.turn_to_weights()
+        self.plot_plain_sgd()
+        self.plot_weight_decay()
+
+    def compute(self) -> None:
+        """Everything the scene shows, from the core: the split of g and Jᵀg, and the two SGD runs."""
+        spec, fmt = self.spec, self.fmt
+        self.split = split = layer_norm_gradient_split(spec.vector, spec.gradient)
+        self.radius = output_radius("layernorm", 3)
+        self.u, self.w = hyperplane_basis(3)
+        self.plain = norm_growth_run(spec.steps, spec.learning_rate, 0.0, spec.initial_norm, seed=spec.seed)
+        self.decayed = norm_growth_run(spec.steps, spec.learning_rate, spec.weight_decay, spec.initial_norm,
+                                       seed=spec.seed)
+        self.plain_summary, self.decayed_summary = norm_growth_summary(self.plain), norm_growth_summary(self.decayed)
+        drawn = np.array([split.output + split.gradient, split.output + split.input_gradient,
+                          split.output + split.along_ones, split.output + split.along_output])
+        self.extent = 1.15 * max(float(euclidean_norm(drawn).max()), self.radius)
+        self.values = {
+            "x": fmt.vector(spec.vector),
+            "sigma": fmt.number(split.sigma),
+            "output": fmt.vector(split.output),
+            "g": fmt.vector(split.gradient),
+            "ones_part": fmt.vector(split.along_ones),
+            "output_part": fmt.vector(split.along_output),
+            "jg": fmt.vector(split.input_gradient),
+            "ones_inner": fmt.scientific(split.ones_inner),
+            "output_inner": fmt.scientific(split.output_inner),
+            "input_inner": fmt.scientific(split.input_inner),
+            "cosine": fmt.scientific(max(self.plain_summary.largest_cosine, self.decayed_summary.largest_cosine)),
+            "lr": fmt.number(spec.learning_rate),
+            "wd": fmt.number(spec.weight_decay),
+        }
+        self.spoken = {
+            "start": fmt.number(self.plain.weight_norms[0], 2),
+            "end": fmt.number(self.plain.weight_norms[-1], 2),
+            "decayed_end": fmt.number(self.decayed.weight_norms[-1], 2),
+        }
+
+    # ------------------------------------------------------------------ steps
+    def show_output_on_circle(self) -> None:
+        """Axes, plane, sphere (faint), the circle plane ∩ sphere and x̂; the formula and the first readout line."""
+        colors, extent = self.palette, self.extent
+        self.set_camera_orientation(zoom=GEOMETRY_RADIUS / extent, **VIEW)
+        self.axes = axes = make_space_axes(extent, 2 * extent, colors)
+        self.place_origin_at(GEOMETRY_CENTER, GEOMETRY_RADIUS / extent)
+        plane = space_polygon(axes, square_in_plane(self.u, self.w, 0.75 * extent), colors.hyperplane, opacity=0.14)
+        ones = ones_direction(3)
+        ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.mean_part, 2).set_stroke(opacity=0.5)
+        sphere = wire_sphere(axes, *self.rings(self.radius), colors.sphere, stroke_width=1, opacity=0.16)
+        self.circle = space_polyline(axes, circle_in_plane(self.u, self.w, self.radius, samples=120),
+                                     colors.layernorm, 4, closed=True)
+        self.output_arrow = self.tipped(space_segment(axes, np.zeros(3), self.split.output, colors.layernorm, 6))
+        title = self.make_title()
+        self.fix_in_frame(title)
+        heading = self.text("jacobian-heading", font_size=SMALL_SIZE - 2, color=colors.muted)
+        formula = self.formula(JACOBIAN, font_size=26)
+        self.jacobian = VGroup(heading, formula).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        fit_width(self.jacobian, COLUMN_WIDTH).to_corner(UR, buff=EDGE)
+        self.readout = self.make_readout()
+        self.fix_in_frame(self.jacobian, self.readout)
+        self.readout.set_opacity(0)
+        self.output_label = self.arrow_label("label.output", self.split.output / 2, UP, colors.layernorm)
+        self.say("intro", FadeIn(title), self.output_label.animate.set_opacity(1), Create(axes), Create(plane), Create(ones_line), Create(sphere),
+                 Create(self.circle), Create(self.output_arrow), FadeIn(self.jacobian),
+                 self.readout[0].animate.set_opacity(1), run_time=2.0, hold=0.8)
+
+    def bring_gradient(self) -> None:
+        colors, split = self.palette, self.split
+        self.gradient_arrow = self.tipped(space_segment(self.axes, split.output, split.output + split.gradient,
+                                                       colors.raw, 5))
+        self.gradient_label = self.arrow_label("label.gradient", split.output + split.gradient, LEFT, colors.raw)
+        self.say("gradient", Create(self.gradient_arrow), self.gradient_label.animate.set_opacity(1), self.readout[1].animate.set_opacity(1),
+                 run_time=1.2, hold=0.5, g=self.values["g"])
+
+    def drop_normal_parts(self) -> None:
+        """The parts along 1 and along x̂ (drawn from x̂, then dimmed) and the tangent part that stays."""
+        colors, split, axes = self.palette, self.split, self.axes
+        start = split.output
+        self.ones_arrow = self.tipped(space_segment(axes, start, start + split.along_ones, colors.mean_part, 5))
+        self.radial_arrow = self.tipped(space_segment(axes, start, start + split.along_output, colors.sphere, 5))
+        self.tangent_arrow = self.tipped(space_segment(axes, start, start + split.tangent, colors.centred_part, 5))
+        hold = self.caption("drop", run_time=2.5, hold=1.0)
+        self.play(Create(self.ones_arrow), Create(self.radial_arrow), run_time=1.0)
+        self.play(Create(self.tangent_arrow), self.readout[2].animate.set_opacity(1),
+                  self.ones_arrow.animate.set_opacity(0.45), self.radial_arrow.animate.set_opacity(0.45),
+                  self.gradient_arrow.animate.set_opacity(0.45), self.gradient_label.animate.set_opacity(0.45),
+                  run_time=1.5)
+        self.wait(hold)
+
+    def scale_tangent_part(self) -> None:
+        """Jᵀg = t/σ from the Jacobian, drawn from x̂; its inner products with 1 and x̂."""
+        split = self.split
+        self.input_gradient_arrow = self.tipped(space_segment(self.axes, split.output, split.output + split.input_gradient,
+                                                              self.palette.highlight, 7))
+        label = self.arrow_label("label.input-gradient", split.output + split.input_gradient, RIGHT,
+                                 self.palette.highlight)
+        self.say("scale", Create(self.input_gradient_arrow), label.animate.set_opacity(1), self.readout[3].animate.set_opacity(1),
+                 self.readout[4].animate.set_opacity(1), run_time=1.5, hold=1.0,
+                 sigma=self.values["sigma"])
+
+    def turn_to_weights(self) -> None:
+        self.say("weights", self.readout[5].animate.set_opacity(1), run_time=1.0, hold=1.0)
+
+    def plot_plain_sgd(self) -> None:
+        """‖W‖ along plain SGD (λ = 0) on the toy problem."""
+        colors, spec = self.palette, self.spec
+        steps = np.arange(self.plain.weight_norms.size)
+        top = float(max(self.plain.weight_norms.max(), self.decayed.weight_norms.max()))
+        self.plot_axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.12 * top, nice_step(top)),
+                                   5.6, 1.85, colors, lang=self.spec.lang)
+        self.plot_axes.next_to(self.readout, DOWN, buff=0.55).align_to(self.readout, LEFT).shift(RIGHT * 0.4)
+        labels = axis_labels(self.plot_axes, self.words("step-axis"), self.words("norm-axis"), spec.lang, colors.text,
+                             font_size=SMALL_SIZE - 4)
+        self.plain_curve = curve(self.plot_axes, steps, self.plain.weight_norms, colors.rmsnorm, 3)
+        self.decayed_curve = curve(self.plot_axes, steps, self.decayed.weight_norms, colors.l2, 3)
+        effective = self.plain_summary.effective_steps
+        self.key = legend([(colors.rmsnorm, self.words("legend.plain", first=self.fmt.number(effective[0]),
+                                                        last=self.fmt.number(effective[-1]))),
+                           (colors.l2, self.words("legend.decay", wd=self.values["wd"]))],
+                          spec.lang, colors.text, SMALL_SIZE - 4)
+        fit_width(self.key, 0.82 * self.plot_axes.x_axis.width).next_to(self.plot_axes.c2p(spec.steps, 0), UP + LEFT,
+                                                                          buff=0.12)
+        self.fix_in_frame(self.plot_axes, labels, self.plain_curve, self.key)
+        self.key[1].set_opacity(0)
+        self.say("growth", Create(self.plot_axes), FadeIn(labels), Create(self.plain_curve), FadeIn(self.key[0]),
+                 self.readout[6].animate.set_opacity(1), run_time=2.0, hold=0.8, **self.spoken)
+
+    def plot_weight_decay(self) -> None:
+        self.fix_in_frame(self.decayed_curve)
+        self.say("decay", Create(self.decayed_curve), self.key[1].animate.set_opacity(1), run_time=1.5, hold=1.5,
+                 wd=self.values["wd"], **self.spoken)
+
+    # ------------------------------------------------------------------ helpers
+    def make_readout(self) -> VGroup:
+        """The right column's lines, one per step, in the colours of the arrows they describe."""
+        colors, values = self.palette, self.values
+        lines = VGroup(
+            self.text("readout.output", font_size=SMALL_SIZE - 2, color=colors.layernorm, **values),
+            self.text("readout.gradient", font_size=SMALL_SIZE - 2, color=colors.raw, **values),
+            self.text("readout.dropped", font_size=SMALL_SIZE - 2, color=colors.mean_part, **values),
+            self.text("readout.input-gradient", font_size=SMALL_SIZE - 2, color=colors.highlight, **values),
+            self.text("readout.inner", font_size=SMALL_SIZE - 2, **values),
+            self.text("readout.weights", font_size=SMALL_SIZE - 2, **values),
+            self.text("readout.run", font_size=SMALL_SIZE - 4, color=colors.muted, **values),
+        )
+        for line in lines:
+            fit_width(line, COLUMN_WIDTH)  # each line on its own, so that one long line shrinks no other
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.15).next_to(self.jacobian, DOWN, buff=0.3)
+        lines.align_to(np.array([COLUMN_LEFT, 0, 0]), LEFT)
+        return lines
+
+    def place_origin_at(self, screen_point, zoom: float) -> None:
+        """Move the axes (and so everything drawn on them) to the 3-D point that the camera shows at
+        ``screen_point`` (a layout choice: it lies in the screen plane, so it keeps its size)."""
+        rotation = self.renderer.camera.generate_rotation_matrix()
+        self.axes.shift(rotation.T @ (np.asarray(screen_point) / zoom))
+
+    def arrow_label(self, key: str, point, direction, color: str):
+        """A label fixed in the frame beside where the camera shows the core point ``point``."""
+        camera = self.renderer.camera
+        camera.reset_rotation_matrix()  # the view set in the first step, even before a frame is drawn
+        screen = camera.project_point(self.axes.c2p(*point))
+        label = self.text(key, font_size=SMALL_SIZE + 2, color=color).next_to(screen, direction, buff=0.12)
+        self.fix_in_frame(label)
+        label.set_opacity(0)
+        return label
+
+    def tipped(self, segment: VGroup) -> VGroup:
+        """Keep a segment's tip dot facing the camera."""
+        self.renderer.camera.add_fixed_orientation_mobjects(segment[1])
+        return segment
+
+    @staticmethod
+    def rings(radius: float):
+        rings = sphere_rings(radius, latitudes=5, longitudes=6, samples=72)
+        return rings[:5], rings[5:]
