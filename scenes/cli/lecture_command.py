@@ -21,17 +21,20 @@ __all__ = ["lecture_command"]
 @reports_bad_input
 def lecture_command(resolution, quality, **common) -> None:
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
-    scene, plus .srt and .vtt subtitles for the whole lecture; then refresh the site (`normgeo site`)."""
+    scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
+    (`--lang all --theme all`: six); then refresh the site (`normgeo site`)."""
     settings = RenderSettings(quality, "mp4", False, resolution)
     results = render_batch(list(LECTURE_ORDER), settings, exit_on_failure=False, **common)
     if any(r.status == "failed" for r in results):
         click.echo("normgeo: the lecture needs every scene; fix the failures above", err=True)
         sys.exit(1)
-    lecture = join_lecture([result.job for result in results])
-    if not common["quiet"]:
-        click.echo(f"lecture: {lecture.path} ({lecture.duration / 60:.1f} min, {len(lecture.spans)} chapters, "
-                   f"{lecture.path.stat().st_size / 1e6:.1f} MB) with .srt and .vtt")
-    site = publish_site(common["out_dir"], default_lang=common["lang"])
+    per_lecture = len(LECTURE_ORDER)
+    for start in range(0, len(results), per_lecture):
+        lecture = join_lecture([result.job for result in results[start:start + per_lecture]])
+        if not common["quiet"]:
+            click.echo(f"lecture: {lecture.path} ({lecture.duration / 60:.1f} min, {len(lecture.spans)} chapters, "
+                       f"{lecture.path.stat().st_size / 1e6:.1f} MB) with .srt and .vtt")
+    site = publish_site(common["out_dir"], default_lang=common["lang"][0])
     if not common["quiet"]:
         click.echo(f"site: {site.site_dir / 'index.html'} (open it in a browser; presenter mode: "
                    f"{site.site_dir / 'present.html'})")

@@ -13,7 +13,7 @@ from scenes.kit.theme import DEFAULT_THEME, THEMES
 from scenes.render.settings import QUALITIES, parse_resolution
 
 __all__ = ["lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
-           "resolution_value"]
+           "resolution_value", "matrix_value"]
 
 
 def _choice(kind: str, known):
@@ -21,6 +21,25 @@ def _choice(kind: str, known):
         if value is not None and value not in known:
             raise UsageProblem(f"unknown {kind} {value!r}; choose one of {', '.join(known)}")
         return value
+
+    return check
+
+
+def matrix_value(kind: str, known, option: str):
+    """``en``, ``en,zh`` or ``all`` → a tuple of known values in the order given (``all``: every
+    one); anything else is one line naming the bad value."""
+
+    def check(ctx, param, text):
+        if text is None:
+            return None
+        if text.strip().lower() == "all":
+            return tuple(known)
+        values = [value.strip() for value in text.split(",")]
+        for value in values:
+            if value not in known:
+                raise UsageProblem(f"unknown {kind} {value!r} in {option} {text}; "
+                                   f"choose from {', '.join(known)} or all")
+        return tuple(dict.fromkeys(values))
 
     return check
 
@@ -38,6 +57,13 @@ lang_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True
                            help=f"Language of on-screen text and subtitles: {', '.join(LANGUAGES)}.")
 theme_option = click.option("--theme", default=DEFAULT_THEME, show_default=True, callback=_choice("theme", tuple(THEMES)),
                             help="dark (lecture video) or light (white background for blogs).")
+langs_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True,
+                             callback=matrix_value("language", LANGUAGES, "--lang"), metavar="L[,L…]|all",
+                             help=f"Language(s) of on-screen text and subtitles: {', '.join(LANGUAGES)}, a "
+                                  "comma-separated list, or all; every language × theme combination is rendered.")
+themes_option = click.option("--theme", default=DEFAULT_THEME, show_default=True,
+                             callback=matrix_value("theme", tuple(THEMES), "--theme"), metavar="T[,T…]|all",
+                             help="dark (lecture video), light (white background for blogs), dark,light or all.")
 out_option = click.option("--out", "out_dir", default="renders", show_default=True, type=click.Path(path_type=Path),
                           help="Output folder.")
 quality_option = click.option("-q", "--quality", default="l", show_default=True, callback=_choice("quality", tuple(QUALITIES)),
@@ -51,6 +77,14 @@ spec_option = click.option("--spec", "spec_file", type=click.Path(path_type=Path
                            help="A TOML file of settings: a [scene-id] table per scene, or top-level keys for all.")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
                            help="Scenes rendered at once, each in its own process (default: number of cores).")
+scheduler_option = click.option("--scheduler", default=None, envvar="NORMGEO_SCHEDULER", metavar="tcp://HOST:PORT",
+                                help="Render on a Dask cluster (`dask scheduler`, then `dask worker tcp://HOST:PORT "
+                                     "--nthreads 1` on each machine with normgeo) instead of local processes; "
+                                     "also NORMGEO_SCHEDULER. Needs pip install 'normgeo[cluster]'.")
+split_option = click.option("--split", type=click.IntRange(1, 64), default=1, show_default=True, metavar="N",
+                            help="Render each video as N ranges of its animations on N workers and join them "
+                                 "(no re-encode; same frames and subtitles as one piece). Videos only: stills "
+                                 "and GIFs render whole.")
 force_option = click.option("--force", is_flag=True, help="Render even if an identical render is already there.")
 quiet_option = click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 verbose_option = click.option("--verbose", is_flag=True, help="Show Manim's own log.")
@@ -63,8 +97,9 @@ scene_arguments = [
 
 def render_options(function):
     """Every option a rendering command takes (render, still, gif, lecture)."""
-    for option in reversed([quality_option, resolution_option, lang_option, theme_option, out_option, set_option,
-                            spec_option, jobs_option, force_option, quiet_option, verbose_option]):
+    for option in reversed([quality_option, resolution_option, langs_option, themes_option, out_option, set_option,
+                            spec_option, jobs_option, scheduler_option, split_option, force_option, quiet_option,
+                            verbose_option]):
         function = option(function)
     return function
 

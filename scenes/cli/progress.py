@@ -12,15 +12,22 @@ __all__ = ["TerminalReporter", "summary_line"]
 
 
 class TerminalReporter(Reporter):
-    """The batch as a bar with a line per running scene (rich); ``made``/``cached``/``failed`` lines."""
+    """The batch (the whole matrix: scenes × languages × themes) as a bar with done/total, a line
+    per worker with its finished and assigned tasks, and a line per running job (rich);
+    ``made``/``cached``/``failed`` lines."""
 
-    def __init__(self, total: int, quiet: bool = False):
+    def __init__(self, total: int, quiet: bool = False, matrix: tuple[int, int, int] | None = None,
+                 where: str | None = None):
         self.console = Console(stderr=True, quiet=quiet, highlight=False, soft_wrap=True)
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
                                  console=self.console, transient=True, disable=quiet)
-        self.batch = self.progress.add_task("all scenes", total=total)
+        self.batch = self.progress.add_task(batch_title(total, matrix, where), total=total)
         self.running: dict[str, int] = {}
+        self.worker_tasks: dict[str, int] = {}
+        self.done: dict[str, int] = {}
+        self.busy_now: dict[str, int] = {}
+        self.busy_known = False  # a local pool cannot tell which process runs what
 
     def __enter__(self):
         self.progress.__enter__()
@@ -34,7 +41,30 @@ class TerminalReporter(Reporter):
         self.console.print(f"  [dim]cached[/]  {job.relative_path} (inputs unchanged; --force to re-render)")
 
     def started(self, job: RenderJob) -> None:
-        self.running[job.relative_path] = self.progress.add_task(f"  {job.scene_id}", total=None)
+        self.running[job.relative_path] = self.progress.add_task(
+            f"  {job.scene_id} {job.spec.lang}/{job.spec.theme}", total=None)
+
+    def _show_worker(self, worker: str) -> None:
+        description = f"  [cyan]{worker}[/]: {self.done.get(worker, 0)} done"
+        if self.busy_known:
+            description += f", {self.busy_now.get(worker, 0)} assigned"
+        if worker not in self.worker_tasks:
+            self.worker_tasks[worker] = self.progress.add_task(description, total=None)
+        else:
+            self.progress.update(self.worker_tasks[worker], description=description)
+
+    def ran(self, worker: str, label: str, ok: bool) -> None:
+        if not worker:
+            return
+        self.done[worker] = self.done.get(worker, 0) + 1
+        self.busy_now[worker] = max(0, self.busy_now.get(worker, 0) - 1)
+        self._show_worker(worker)
+
+    def busy(self, running: dict[str, int]) -> None:
+        self.busy_known = self.busy_known or bool(running)
+        for worker in {*running, *self.worker_tasks}:
+            self.busy_now[worker] = running.get(worker, 0)
+            self._show_worker(worker)
 
     def finished(self, result: RenderResult) -> None:
         task = self.running.pop(result.job.relative_path, None)
@@ -49,6 +79,20 @@ class TerminalReporter(Reporter):
             self.console.print(f"  [green]made[/]    {result.job.relative_path} ({result.seconds:.1f} s{note})")
         else:
             click.echo(f"  failed  {result.job.scene_id}: {result.error}", err=True)
+
+
+def batch_title(total: int, matrix: tuple[int, int, int] | None, where: str | None) -> str:
+    """``all scenes``, or the matrix it is: ``13 scenes × 3 languages × 2 themes``, and where it runs.
+
+    >>> batch_title(78, (13, 3, 2), "Dask at tcp://h:8786")
+    'matrix 13 scenes × 3 languages × 2 themes on Dask at tcp://h:8786'
+    """
+    title = "all scenes"
+    if matrix is not None and (matrix[1] > 1 or matrix[2] > 1):
+        scenes, langs, themes = matrix
+        title = (f"matrix {scenes} scene{'s' * (scenes != 1)} × {langs} language{'s' * (langs != 1)} × "
+                 f"{themes} theme{'s' * (themes != 1)}")
+    return f"{title} on {where}" if where else title
 
 
 def summary_line(results: list[RenderResult], out_dir) -> str:

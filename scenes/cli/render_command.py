@@ -79,26 +79,56 @@ def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, resolution, q
     render_batch(scene_selection(scene_ids, all_scenes), settings, gif=GifOptions(width, fps, loop, budget), **common)
 
 
-def render_batch(scene_ids: list[str], settings: RenderSettings, *, lang: str, theme: str, out_dir: Path,
-                 assignments: tuple[str, ...], spec_file: Path | None, jobs: int | None, force: bool, quiet: bool,
-                 verbose: bool, still: bool = False, gif: GifOptions | None = None,
+def render_batch(scene_ids: list[str], settings: RenderSettings, *, lang: tuple[str, ...], theme: tuple[str, ...],
+                 out_dir: Path, assignments: tuple[str, ...], spec_file: Path | None, jobs: int | None,
+                 scheduler: str | None = None, split: int = 1, force: bool, quiet: bool, verbose: bool,
+                 still: bool = False, gif: GifOptions | None = None,
                  exit_on_failure: bool = True) -> list[RenderResult]:
-    """Check the input, build the specs, render what changed with a progress display, print a
-    summary; exit 1 if any scene failed (the others still render)."""
+    """Check the input, build the specs of every language × theme × scene, render what changed
+    (local processes, or the Dask cluster at ``scheduler``) with a progress display, print a
+    summary; exit 1 if any job failed (the others still render). Results are in the order
+    language, theme, scene."""
+    langs, themes = _as_tuple(lang), _as_tuple(theme)
     check_manim()
-    check_fonts(lang)
-    specs = build_specs(scene_ids, lang, theme, parse_assignments(assignments), spec_file)
+    for language in langs:
+        check_fonts(language)
+    assignments = parse_assignments(assignments)
     out_dir = check_output_folder(Path(out_dir))
-    render_jobs = [RenderJob(i, specs[i], settings, out_dir, force=force, still=still, gif=gif) for i in scene_ids]
-    reporter = TerminalReporter(len(render_jobs), quiet)
+    render_jobs = []
+    for language in langs:
+        for colours in themes:
+            specs = build_specs(scene_ids, language, colours, assignments, spec_file)
+            render_jobs += [RenderJob(i, specs[i], settings, out_dir, force=force, still=still, gif=gif)
+                            for i in scene_ids]
+    executor = open_executor(scheduler, langs) if scheduler else None
+    reporter = TerminalReporter(len(render_jobs), quiet, matrix=(len(scene_ids), len(langs), len(themes)),
+                                where=f"Dask at {scheduler}" if scheduler else None)
     try:
         with reporter:
-            results = run_jobs(render_jobs, jobs or os.cpu_count() or 1, verbose, reporter)
+            results = run_jobs(render_jobs, jobs or os.cpu_count() or 1, verbose, reporter, executor=executor,
+                               split=split)
     except KeyboardInterrupt:
-        click.echo("normgeo: interrupted; finished files are kept and recorded, unfinished ones were discarded",
+        note = "; the cluster's jobs were cancelled" if executor else ""
+        click.echo(f"normgeo: interrupted{note}; finished files are kept and recorded, unfinished ones were discarded",
                    err=True)
         sys.exit(130)
+    finally:
+        if executor is not None:
+            executor.close()
     reporter.console.print(summary_line(results, out_dir))
     if exit_on_failure and any(result.status == "failed" for result in results):
         sys.exit(1)
     return results
+
+
+def _as_tuple(value) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def open_executor(scheduler: str, languages: tuple[str, ...] = ()):
+    """The Dask executor for ``scheduler``; every refusal is one line (exit 2)."""
+    from scenes.render.executors import DaskExecutor
+
+    if "://" not in scheduler:
+        raise UsageProblem(f"--scheduler expects an address such as tcp://HOST:8786, got {scheduler!r}")
+    return DaskExecutor(scheduler, languages=languages)

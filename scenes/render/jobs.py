@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import shutil
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,13 +20,15 @@ import normgeo
 from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
 from scenes.kit.text import COMMON_TEXT, SCENES_DIR
+from scenes.render.executors import Executor, JobFailed, LocalExecutor, worker_name
 from scenes.render.files import install_file
 from scenes.render.manifest import Manifest
 from scenes.render.names import artifact_name, gif_name, spec_tag
 from scenes.render.settings import GifOptions, RenderSettings
 from scenes.render.subtitles import write_vtt_beside
 
-__all__ = ["RenderJob", "RenderResult", "Reporter", "render_job", "input_hash", "is_cached", "run_jobs"]
+__all__ = ["RenderJob", "RenderResult", "Reporter", "render_job", "input_hash", "is_cached", "run_jobs", "job_payload",
+           "job_from_payload", "produce", "install", "source_files", "is_splittable"]
 
 CORE_DIR = Path(normgeo.__file__).resolve().parent
 KIT_DIR = COMMON_TEXT.parent
@@ -76,9 +76,10 @@ class RenderResult:
     files: tuple[str, ...] = ()
     record: dict | None = None
     error: str = ""
+    worker: str = ""
 
 
-def _source_files(scene_id: str) -> list[Path]:
+def source_files(scene_id: str) -> list[Path]:
     """Everything a render's output depends on: the core, the kit (code and shared text), the
     pipeline that writes the files, and the scene's own module and text file."""
     scene = entry(scene_id)
@@ -92,7 +93,7 @@ def input_hash(job: RenderJob) -> str:
     import manim
 
     digest = hashlib.sha256()
-    for path in _source_files(job.scene_id):
+    for path in source_files(job.scene_id):
         digest.update(str(path.relative_to(SCENES_DIR.parent)).encode())
         digest.update(path.read_bytes())
     meta = {
@@ -115,27 +116,105 @@ def is_cached(job: RenderJob, manifest: Manifest, digest: str) -> bool:
     return all((job.out_dir / name).is_file() for name in record.get("files", [job.relative_path]))
 
 
-def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResult:
-    """Render ``job`` with manim in a scratch folder, install its files, record them in the
-    manifest. Never raises for a failing scene: the result says ``failed`` and why."""
+def job_payload(job: RenderJob, digest: str, verbose: bool = False) -> dict:
+    """``job`` as plain data for a worker (another process or another machine): scene id, spec and
+    settings as dicts, the name of the artefact and the input hash it is recorded under."""
+    import manim
+
+    return {
+        "versions": {"normgeo": normgeo.__version__, "manim": manim.__version__},
+        "scene_id": job.scene_id,
+        "spec": job.spec.as_dict(),
+        "settings": job.settings.as_dict(),
+        "still": job.still,
+        "gif": job.gif.as_dict() if job.gif else None,
+        "relative_path": job.relative_path,
+        "digest": digest,
+        "verbose": verbose,
+    }
+
+
+def job_from_payload(payload: dict) -> RenderJob:
+    """The :class:`RenderJob` a worker renders (its output folder is the client's business)."""
+    import manim
+
+    from scenes.render.specs import spec_class
+
+    wanted = payload.get("versions", {})
+    here = {"normgeo": normgeo.__version__, "manim": manim.__version__}
+    if wanted and wanted != here:
+        raise JobFailed(f"worker {worker_name()} has normgeo {here['normgeo']} and manim {here['manim']}, the client "
+                        f"normgeo {wanted['normgeo']} and manim {wanted['manim']}")
+    spec = spec_class(payload["scene_id"])().with_overrides(
+        {key: value for key, value in payload["spec"].items()})
+    settings = dict(payload["settings"])
+    if settings.get("resolution") is not None:
+        settings["resolution"] = tuple(settings["resolution"])
+    gif = GifOptions(**payload["gif"]) if payload.get("gif") else None
+    job = RenderJob(payload["scene_id"], spec, RenderSettings(**settings), Path("."), still=payload["still"], gif=gif)
+    if job.relative_path != payload["relative_path"]:
+        raise JobFailed(f"this worker names the artefact {job.relative_path}, the client {payload['relative_path']}")
+    return job
+
+
+def failure_reason(error: BaseException) -> str:
+    """One line for the summary."""
+    return f"{type(error).__name__}: {error}".splitlines()[0]
+
+
+def produce(payload: dict) -> dict:
+    """Render one job (given by :func:`job_payload`) in a scratch folder and return its files as
+    bytes plus metadata: ``{"files": {name: bytes}, "duration", "extra", "seconds", "worker"}``.
+    Runs on a worker; writes nothing outside its scratch folder. A failure raises
+    :class:`JobFailed` with a one-line reason (so that Dask may try it again elsewhere)."""
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-"))
     try:
-        produced, video_seconds, extra = _render_with_manim(job, scratch, verbose)
-        installed = []
-        for source, relative in produced:
-            install_file(source, job.out_dir / relative)
-            installed.append(relative)
-        record = _record(job, digest, installed, video_seconds, time.monotonic() - started) | extra
-        Manifest(job.out_dir).put(job.relative_path, record)
-        return RenderResult(job, "made", time.monotonic() - started, tuple(installed), record)
-    except KeyboardInterrupt:
+        job = job_from_payload(payload)
+        produced, video_seconds, extra = _render_with_manim(job, scratch, payload.get("verbose", False))
+        files = {relative: Path(source).read_bytes() for source, relative in produced}
+        return {"files": files, "duration": video_seconds, "extra": extra, "seconds": time.monotonic() - started,
+                "worker": worker_name()}
+    except (KeyboardInterrupt, JobFailed):
         raise
     except Exception as error:  # a failing scene must not stop the others
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
-        return RenderResult(job, "failed", time.monotonic() - started, error=reason)
+        reason = failure_reason(error)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
+
+
+def install(job: RenderJob, digest: str, produced: dict) -> RenderResult:
+    """Install what a worker produced into ``job.out_dir`` (each file under a hidden name, then
+    renamed) and record it in the manifest. Runs on the client."""
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="normgeo-install-"))
+    try:
+        installed = []
+        for number, (relative, data) in enumerate(produced["files"].items()):
+            source = scratch / f"{number}{Path(relative).suffix}"
+            source.write_bytes(data)
+            install_file(source, job.out_dir / relative)
+            installed.append(relative)
+        seconds = produced.get("seconds", 0.0) + time.monotonic() - started
+        record = _record(job, digest, installed, produced["duration"], seconds) | produced.get("extra", {})
+        Manifest(job.out_dir).put(job.relative_path, record)
+        return RenderResult(job, "made", seconds, tuple(installed), record, worker=produced.get("worker", ""))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def render_job(job: RenderJob, digest: str, verbose: bool = False) -> RenderResult:
+    """Render ``job`` here and now: :func:`produce`, then :func:`install`. Never raises for a failing
+    scene: the result says ``failed`` and why."""
+    started = time.monotonic()
+    try:
+        return install(job, digest, produce(job_payload(job, digest, verbose)))
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:
+        reason = error.reason if isinstance(error, JobFailed) else failure_reason(error)
+        return RenderResult(job, "failed", time.monotonic() - started, error=reason)
 
 
 def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[list[tuple[Path, str]], float, dict]:
@@ -197,49 +276,134 @@ class Reporter:
         """``job``'s inputs are unchanged and its files are there."""
 
     def started(self, job: RenderJob) -> None:
-        """``job`` was handed to a worker."""
+        """``job`` (or its first part) was handed to a worker."""
 
     def finished(self, result: RenderResult) -> None:
         """``result.job`` was made or failed."""
 
+    def ran(self, worker: str, label: str, ok: bool) -> None:
+        """A worker finished one task (a job, a part of a split job, or its plan)."""
+
+    def busy(self, running: dict[str, int]) -> None:
+        """Tasks running now per worker (only when the executor can tell)."""
+
+
+def is_splittable(job: RenderJob) -> bool:
+    """Videos can be split into ranges of animations; stills and GIFs render whole."""
+    return not job.still and job.gif is None
+
 
 def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = False,
-             reporter: Reporter | None = None) -> list[RenderResult]:
-    """Render every job whose inputs changed, in up to ``workers`` processes, in the order given;
-    return one result per job, in that order. A failing job does not stop the others."""
+             reporter: Reporter | None = None, executor: Executor | None = None, split: int = 1) -> list[RenderResult]:
+    """Render every job whose inputs changed and return one result per job, in the order given. A
+    failing job does not stop the others.
+
+    Jobs run on ``executor`` (kept open; a Dask cluster, say) or else in up to ``workers`` local
+    processes. Cached jobs are never sent. With ``split`` > 1 each video is rendered as up to
+    ``split`` ranges of its animations on as many workers, and the parts are joined here without
+    re-encoding; the artefact and its input hash are the same as an unsplit render's.
+    """
+    from scenes.render import split as splitting
+
     reporter = reporter or Reporter()
     results: dict[int, RenderResult] = {}
-    pending = []
+    pending: list[tuple[int, RenderJob, str]] = []
     for index, job in enumerate(render_jobs):
         digest = input_hash(job)
-        record = Manifest(job.out_dir).get(job.relative_path)
-        if is_cached(job, Manifest(job.out_dir), digest):
+        manifest = Manifest(job.out_dir)
+        if is_cached(job, manifest, digest):
+            record = manifest.get(job.relative_path)
             results[index] = RenderResult(job, "cached", files=tuple(record["files"]), record=record)
             reporter.cached(job)
         else:
             pending.append((index, job, digest))
+    if not pending:
+        return [results[index] for index in range(len(render_jobs))]
+
+    tasks = sum(split if split > 1 and is_splittable(job) else 1 for _, job, _ in pending)
+    own = executor is None
+    if own:
+        executor = LocalExecutor(min(workers, tasks))
+    jobs = {index: (job, digest) for index, job, digest in pending}
+    announced: set[int] = set()
+    parts: dict[int, dict[int, dict]] = {}
+    part_count: dict[int, int] = {}
+    failed: set[int] = set()
+
+    def on_start(key) -> None:
+        index = key[1]
+        if index not in announced:
+            announced.add(index)
+            reporter.started(jobs[index][0])
+
+    executor.on_start = on_start
 
     def finish(index: int, result: RenderResult) -> None:
+        if index in results:
+            return
         results[index] = result
         reporter.finished(result)
 
-    if workers == 1 or len(pending) <= 1:
-        for index, job, digest in pending:
-            reporter.started(job)
-            finish(index, render_job(job, digest, verbose))
-    else:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context) as pool:
-            futures = {}
-            for index, job, digest in pending:
-                futures[pool.submit(render_job, job, digest, verbose)] = index
-                reporter.started(job)
-            try:
-                for future in as_completed(futures):
-                    finish(futures[future], future.result())
-            except KeyboardInterrupt:
-                for future in futures:
-                    future.cancel()
-                raise
+    def fail(index: int, reason: str) -> None:
+        failed.add(index)
+        finish(index, RenderResult(jobs[index][0], "failed", error=reason))
+
+    for index, job, digest in pending:
+        payload = job_payload(job, digest, verbose)
+        if split > 1 and is_splittable(job):
+            executor.submit(("plan", index), splitting.plan_job, payload)
+        else:
+            executor.submit(("whole", index), produce, payload)
+
+    def tick() -> None:
+        reporter.busy(executor.running())
+
+    try:
+        for outcome in executor.outcomes(tick):
+            kind, index = outcome.key[0], outcome.key[1]
+            job, digest = jobs[index]
+            label = job.scene_id if kind == "whole" else f"{job.scene_id} {kind}"
+            reporter.ran(outcome.worker, label, outcome.error is None)
+            if index in failed:
+                continue
+            if outcome.error is not None:
+                fail(index, outcome.error)
+            elif kind == "whole":
+                finish(index, _install_or_fail(job, digest, outcome.value))
+            elif kind == "plan":
+                ranges = splitting.plan_parts(outcome.value["durations"], split)
+                payload = job_payload(job, digest, verbose)
+                if len(ranges) == 1:
+                    executor.submit(("whole", index), produce, payload)
+                    continue
+                part_count[index] = len(ranges)
+                parts[index] = {}
+                for number, (first, last) in enumerate(ranges):
+                    executor.submit(("part", index, number), splitting.render_part, payload, first, last,
+                                    number == len(ranges) - 1)
+            else:
+                parts[index][outcome.key[2]] = outcome.value
+                if len(parts[index]) == part_count[index]:
+                    ordered = [parts[index][number] for number in range(part_count[index])]
+                    try:
+                        joined = splitting.join_parts(job, ordered)
+                    except Exception as error:
+                        fail(index, failure_reason(error))
+                        continue
+                    finish(index, _install_or_fail(job, digest, joined))
+    except KeyboardInterrupt:
+        executor.cancel()
+        raise
+    finally:
+        if own:
+            executor.close()
     return [results[index] for index in range(len(render_jobs))]
 
+
+def _install_or_fail(job: RenderJob, digest: str, produced: dict) -> RenderResult:
+    try:
+        return install(job, digest, produced)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:
+        return RenderResult(job, "failed", error=failure_reason(error))

@@ -1,0 +1,270 @@
+"""One scene rendered as several ranges of its animations, on several workers, and joined.
+
+Manim numbers every ``play`` and ``wait`` of a scene; ``from_animation_number`` and
+``upto_animation_number`` render only a range of them. The animations before the range are
+*skipped*: they still run (every mobject ends where it would), but draw no frame. So a part starts
+on exactly the frame an unsplit render shows there, and since Manim encodes each animation as a
+segment of its own and joins the segments without re-encoding, the parts joined the same way
+(PyAV remux) give the very frames of an unsplit render.
+
+Subtitles need care. A skipped animation advances ``scene.time`` by its exact duration, a rendered
+one by whole frames, so the clocks of two parts disagree by fractions of a frame before their
+ranges; and every part's run adds *every* caption up to its end, the skipped ones included. So
+each part keeps only the cues and narrated steps whose caption was given while its own range
+played, measured from the part's start on its own clock; the join offsets them by the part's
+start in the joined video, then clips them the way the narration does (a cue ends when the next
+caption starts, and nothing outlasts the scene).
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import av
+import srt
+
+from scenes.kit.registry import entry
+from scenes.render.executors import JobFailed, worker_name
+from scenes.render.subtitles import srt_to_vtt
+
+__all__ = ["plan_parts", "plan_job", "render_part", "join_parts", "concatenate"]
+
+EPS = 1e-4  # seconds; clock values compared across one run are equal, this only absorbs rounding
+
+
+def plan_parts(durations: list[float], parts: int) -> list[tuple[int, int]]:
+    """Contiguous ranges ``(first, last)`` of animation numbers, at most ``parts`` of them, each
+    with about the same duration (never an empty one).
+
+    >>> plan_parts([1, 1, 1, 1], 2)
+    [(0, 1), (2, 3)]
+    >>> plan_parts([5, 1, 1, 1, 1, 1], 2)
+    [(0, 0), (1, 5)]
+    >>> plan_parts([2.0], 3)
+    [(0, 0)]
+    """
+    count = len(durations)
+    parts = max(1, min(parts, count))
+    total = float(sum(durations)) or 1.0
+    ranges, first, elapsed = [], 0, 0.0
+    for index, duration in enumerate(durations):
+        elapsed += duration
+        remaining_parts = parts - len(ranges) - 1
+        if remaining_parts == 0:
+            break
+        # close this range once it reaches its share, leaving one animation per remaining part
+        if elapsed >= total * (len(ranges) + 1) / parts - 1e-9 or count - index - 1 == remaining_parts:
+            ranges.append((first, index))
+            first = index + 1
+    ranges.append((first, count - 1))
+    return ranges
+
+
+def _manim_options(job, scratch: Path, verbose: bool) -> dict:
+    settings = job.settings_for_output
+    options = {
+        "media_dir": str(scratch),
+        "quality": settings.manim_quality,
+        "format": settings.format,
+        "transparent": settings.transparent,
+        "output_file": job.scene_id,
+        "disable_caching": True,
+        "progress_bar": "display" if verbose else "none",
+        "verbosity": "INFO" if verbose else "ERROR",
+        "notify_outdated_version": False,
+    }
+    if settings.resolution is not None:
+        options["pixel_width"], options["pixel_height"] = settings.resolution
+    return options
+
+
+def plan_job(payload: dict) -> dict:
+    """The duration of each animation of the job's scene, from a run that draws nothing (a few
+    seconds): ``{"durations": [...], "worker": ...}``. Runs on a worker."""
+    from manim import config, logger, tempconfig
+
+    from scenes.render.jobs import failure_reason, job_from_payload
+
+    scratch = Path(tempfile.mkdtemp(prefix="normgeo-plan-"))
+    try:
+        job = job_from_payload(payload)
+        options = _manim_options(job, scratch, False) | {"dry_run": True, "write_to_movie": False}
+        with tempconfig(options):
+            logger.setLevel(config.verbosity)
+            scene = entry(job.scene_id).load()(spec=job.spec, skip_animations=True)
+            starts = _record_play_starts(scene)
+            scene.render()
+            end = float(scene.time)
+        times = [starts[number] for number in sorted(starts)] + [end]
+        return {"durations": [b - a for a, b in zip(times, times[1:])], "worker": worker_name()}
+    except (KeyboardInterrupt, JobFailed):
+        raise
+    except Exception as error:
+        reason = failure_reason(error)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
+
+
+def _record_play_starts(scene) -> dict[int, float]:
+    """Animation number → scene time when it began (on this run's clock)."""
+    renderer = scene.renderer
+    original = renderer.play
+    starts: dict[int, float] = {}
+
+    def play(*args, **kwargs):
+        starts.setdefault(renderer.num_plays, float(renderer.time))
+        return original(*args, **kwargs)
+
+    renderer.play = play
+    return starts
+
+
+def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
+    """Render animations ``first``…``last`` of the job's scene. Returns the part's video as bytes,
+    its duration, and the cues and steps narrated in it, timed from the part's start:
+    ``{"video", "suffix", "duration", "cues", "steps", "seconds", "worker"}``. Runs on a worker."""
+    from manim import config, logger, tempconfig
+
+    from scenes.render.jobs import failure_reason, job_from_payload
+
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="normgeo-part-"))
+    try:
+        job = job_from_payload(payload)
+        options = _manim_options(job, scratch, payload.get("verbose", False)) | {
+            "from_animation_number": first, "upto_animation_number": -1 if is_last else last,
+            "write_to_movie": True, "save_last_frame": False}
+        # Manim writes the part's own .srt too (unused); srt logs the cues clipped to nothing there
+        logging.getLogger("srt").setLevel(logging.ERROR)
+        with tempconfig(options):
+            logger.setLevel(config.verbosity)
+            scene = entry(job.scene_id).load()(spec=job.spec)
+            starts = _record_play_starts(scene)
+            added = _record_captions(scene)
+            ending: dict = {}
+            original_tear_down = scene.tear_down
+
+            def tear_down():
+                # before the scene clips the last cue and step at this part's end
+                ending["time"], ending["steps"] = float(scene.time), list(scene.steps)
+                original_tear_down()
+
+            scene.tear_down = tear_down
+            scene.render()
+            artifact = scene.renderer.file_writer.output_plan.primary_artifact
+        if artifact is None or not Path(artifact).is_file():
+            raise RuntimeError(f"manim wrote no {job.settings_for_output.format} file for animations {first}–{last}")
+        begin, end = starts.get(first, 0.0), ending["time"]
+
+        def mine(moment: float) -> bool:
+            return moment >= begin - EPS and (is_last or moment < end - EPS)
+
+        cues = [(at - begin, start - begin, stop - begin, content) for at, start, stop, content in added if mine(at)]
+        steps = [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
+                 for step in ending["steps"] if mine(step.start)]
+        return {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix, "duration": end - begin,
+                "cues": cues, "steps": steps, "range": (first, last), "seconds": time.monotonic() - started,
+                "worker": worker_name()}
+    except (KeyboardInterrupt, JobFailed):
+        raise
+    except Exception as error:
+        reason = failure_reason(error)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
+
+
+def _record_captions(scene) -> list[tuple[float, float, float, str]]:
+    """(scene time when added, start, end as asked, text) of every subtitle cue, in order."""
+    manager = scene._get_manager()
+    original = manager.add_subcaption
+    added: list[tuple[float, float, float, str]] = []
+
+    def add_subcaption(content: str, duration: float = 1, offset: float = 0) -> None:
+        now = float(scene.time)
+        added.append((now, now + offset, now + offset + duration, content))
+        original(content, duration, offset)
+
+    manager.add_subcaption = add_subcaption
+    return added
+
+
+def concatenate(paths: list[Path], target: Path) -> list[tuple[float, float]]:
+    """Remux videos of one codec and size one after another into ``target`` (its container from its
+    suffix); no re-encoding. Returns each part's (start, end) in seconds."""
+    spans = []
+    with av.open(str(target), "w") as output:
+        out_stream, offset, time_base = None, 0, None
+        for path in paths:
+            with av.open(str(path)) as source:
+                in_stream = source.streams.video[0]
+                if out_stream is None:
+                    out_stream = output.add_stream_from_template(in_stream)
+                    time_base = in_stream.time_base
+                elif in_stream.time_base != time_base:
+                    raise RuntimeError(f"{path.name}: time base {in_stream.time_base}, expected {time_base}")
+                last_end = offset
+                for packet in source.demux(in_stream):
+                    if packet.dts is None:
+                        continue
+                    end = packet.pts + (packet.duration or 0)
+                    packet.pts += offset
+                    packet.dts += offset
+                    packet.stream = out_stream
+                    last_end = max(last_end, offset + end)
+                    output.mux(packet)
+            spans.append((float(offset * time_base), float(last_end * time_base)))
+            offset = last_end
+    return spans
+
+
+def join_parts(job, parts: list[dict]) -> dict:
+    """The parts of ``job`` (in order) as one video with its subtitles and narrated steps, in the
+    shape :func:`scenes.render.jobs.produce` returns. Runs on the client."""
+    scratch = Path(tempfile.mkdtemp(prefix="normgeo-join-"))
+    try:
+        suffix = parts[0]["suffix"]
+        paths = []
+        for number, part in enumerate(parts):
+            path = scratch / f"part{number}{suffix}"
+            path.write_bytes(part["video"])
+            paths.append(path)
+        joined = scratch / f"joined{suffix}"
+        concatenate(paths, joined)
+        # Offsets on the scene's clock (whole frames, as an unsplit render counts them), not from the
+        # containers' timestamps, which are rounded to their time base.
+        offsets = [sum(part["duration"] for part in parts[:number]) for number in range(len(parts))]
+        total = sum(part["duration"] for part in parts)
+        cues, steps = [], []
+        for offset, part in zip(offsets, parts):
+            cues += [(offset + at, offset + start, offset + stop, content) for at, start, stop, content in part["cues"]]
+            steps += [dict(step, start=offset + step["start"], end=offset + step["end"]) for step in part["steps"]]
+        moments = sorted(step["start"] for step in steps)
+        for number, step in enumerate(steps):
+            limit = steps[number + 1]["start"] if number + 1 < len(steps) else total
+            step["end"] = max(step["start"], min(step["end"], limit))
+        subtitles = []
+        for at, start, stop, content in cues:
+            limit = min([moment for moment in moments if moment > at + EPS] + [total])
+            subtitles.append(srt.Subtitle(len(subtitles), timedelta(seconds=start),
+                                          max(timedelta(seconds=start), min(timedelta(seconds=stop),
+                                                                             timedelta(seconds=limit))), content))
+        files = {job.relative_path: joined.read_bytes()}
+        if subtitles:
+            text = srt.compose(subtitles)
+            srt_name = str(Path(job.relative_path).with_suffix(".srt"))
+            files[srt_name] = text.encode("utf-8")
+            files[str(Path(srt_name).with_suffix(".vtt"))] = srt_to_vtt(text).encode("utf-8")
+        rounded = [{"key": s["key"], "text": s["text"], "start": round(s["start"], 3), "end": round(s["end"], 3)}
+                   for s in steps]
+        workers = sorted({part["worker"] for part in parts})
+        return {"files": files, "duration": total, "extra": {"steps": rounded, "split_parts": len(parts)},
+                "seconds": sum(part["seconds"] for part in parts), "worker": ", ".join(workers)}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

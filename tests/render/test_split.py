@@ -1,0 +1,97 @@
+"""`--split N`: one scene as N ranges of its animations, joined without re-encoding.
+
+What Manim 0.22 does with skipped animations is checked here too, because the join depends on it:
+a skipped animation still runs (its mobjects end where they would) and advances ``scene.time``
+by its exact duration, while a rendered one advances it by whole frames; every caption up to the
+end of a part is added, the skipped ones included."""
+
+import json
+
+import numpy as np
+import pytest
+import srt
+from click.testing import CliRunner
+
+from scenes.cli.main import cli
+from scenes.render.split import plan_parts
+from scenes.render.video import read_frames
+
+TINY = ("--resolution", "192x108")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize("durations", [[1.0] * 7, [0.1, 5, 0.2, 0.3, 4, 1, 1, 1], [3.0, 0.0, 0.0], [2.0]])
+@pytest.mark.parametrize("parts", [1, 2, 3, 5])
+def test_plan_covers_every_animation_once_in_order(durations, parts):
+    """The ranges are contiguous, non-empty, cover 0…n−1 and number min(parts, n)."""
+    ranges = plan_parts(durations, parts)
+    assert len(ranges) == min(parts, len(durations))
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(durations) - 1
+    assert all(first <= last for first, last in ranges)
+    assert all(b[0] == a[1] + 1 for a, b in zip(ranges, ranges[1:]))
+
+
+def test_plan_balances_durations():
+    """Eight equal animations in two parts: four each."""
+    assert plan_parts([1.0] * 8, 2) == [(0, 3), (4, 7)]
+
+
+def test_manim_skipped_animations_advance_the_clock_by_their_exact_duration(tmp_path):
+    """At 15 fps a wait of 0.1 s draws int(0.1·15) = 1 frame (clock +1/15) when rendered, but
+    advances the clock by 0.1 when skipped; captions given while skipping are still recorded."""
+    from manim import Scene, tempconfig
+
+    class Waits(Scene):
+        def construct(self):
+            self.add_subcaption("first", duration=0.1)
+            self.wait(0.1)
+            self.add_subcaption("second", duration=0.1)
+            self.wait(0.1)
+
+    def clock(first):
+        options = {"media_dir": str(tmp_path / str(first)), "frame_rate": 15, "pixel_width": 32, "pixel_height": 18,
+                   "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR",
+                   "from_animation_number": first}
+        with tempconfig(options):
+            scene = Waits()
+            scene.render()
+            return float(scene.time), [c.content for c in scene.renderer.file_writer.subcaptions]
+
+    assert clock(0) == (pytest.approx(2 / 15), ["first", "second"])
+    assert clock(1) == (pytest.approx(0.1 + 1 / 15), ["first", "second"])
+
+
+@pytest.mark.render
+def test_split_render_equals_the_unsplit_one_and_shares_its_cache(tmp_path):
+    """scale-invariance in 3 parts on 2 processes: the decoded frames, the .srt and the narrated
+    steps equal an unsplit render's; the input hash is the same, so each is the other's cache."""
+    whole, parts = tmp_path / "whole", tmp_path / "split"
+    assert run("render", "scale-invariance", *TINY, "--jobs", 1, "--out", whole).exit_code == 0
+    again = run("render", "scale-invariance", *TINY, "--split", 2, "--out", whole)
+    assert "0 made, 1 cached" in again.output  # the split count is not an input
+    result = run("render", "scale-invariance", *TINY, "--jobs", 2, "--split", 3, "--out", parts)
+    assert result.exit_code == 0, result.output
+    name = "scale-invariance/scale-invariance.en.dark.192x108p15.mp4"
+
+    expected, joined = read_frames(whole / name), read_frames(parts / name)
+    assert len(joined) == len(expected) > 100
+    assert all(np.array_equal(a, b) for a, b in zip(expected, joined))
+
+    srt_name = name.replace(".mp4", ".srt")
+    expected_cues = list(srt.parse((whole / srt_name).read_text(encoding="utf-8")))
+    joined_cues = list(srt.parse((parts / srt_name).read_text(encoding="utf-8")))
+    assert [c.content for c in joined_cues] == [c.content for c in expected_cues]
+    for a, b in zip(expected_cues, joined_cues):
+        assert abs((a.start - b.start).total_seconds()) <= 0.001 and abs((a.end - b.end).total_seconds()) <= 0.001
+    assert (parts / name.replace(".mp4", ".vtt")).read_text(encoding="utf-8").startswith("WEBVTT")
+
+    records = [json.loads((folder / "manifest.json").read_text())["artifacts"][name] for folder in (whole, parts)]
+    assert records[1]["split_parts"] == 3
+    assert records[0]["input_hash"] == records[1]["input_hash"]
+    assert records[0]["duration_s"] == pytest.approx(records[1]["duration_s"], abs=0.002)
+    for a, b in zip(records[0]["steps"], records[1]["steps"], strict=True):
+        assert a["key"] == b["key"] and a["start"] == pytest.approx(b["start"], abs=0.002)
+        assert a["end"] == pytest.approx(b["end"], abs=0.002)
