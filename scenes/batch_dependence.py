@@ -67,6 +67,7 @@ class BatchDependence(NormGeoScene):
                        a=fmt.vector(pair.batchnorm_a, 2), b=fmt.vector(pair.batchnorm_b, 2))
         self.ln_outputs = self.text("ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
                                     a=fmt.vector(pair.layernorm_a, 2), b=fmt.vector(pair.layernorm_b, 2))
+        self.grids, self.bn_outputs = grids, bn
         outputs = VGroup(same, bn, self.ln_outputs).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
         outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, DOWN)

@@ -7,7 +7,15 @@ from dataclasses import dataclass
 import numpy as np
 from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup, VMobject
 
-from normgeo import conditioning_demo, contour_levels, quadratic_contours
+from normgeo import (
+    condition_number,
+    conditioning_demo,
+    contour_levels,
+    least_squares_hessian,
+    quadratic_contours,
+    scaled_features,
+    standardize_features,
+)
 from scenes.kit.adapters import make_plane, to_points
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.spec import SceneSpec, SpecError, as_setting_text, setting
@@ -46,6 +54,7 @@ class Conditioning(NormGeoScene):
         self.explain_drawn_ellipse()
         self.descend_before()
         self.descend_after_standardizing()
+        self.keep_the_correlation()
         self.name_the_mechanisms()
 
     def run_demo(self) -> None:
@@ -54,6 +63,11 @@ class Conditioning(NormGeoScene):
         self.demo = conditioning_demo(scales=(spec.small_scale, spec.large_scale), correlation=spec.correlation,
                                       drawn_kappa=spec.drawn_kappa, step_fraction=spec.step_fraction,
                                       n_steps=spec.steps_drawn)
+        # what standardizing would leave with no correlation at all: scale goes, correlation stays
+        uncorrelated = scaled_features(scales=(spec.small_scale, spec.large_scale), correlation=0.0)
+        self.kappa_uncorrelated = condition_number(least_squares_hessian(standardize_features(uncorrelated)))
+        # the real ellipse fits on screen only when its κ is no larger than the one drawn
+        self.drawn_reason = "narrow" if self.demo.kappa_raw > self.demo.drawn_before.kappa else "wide"
 
     def introduce(self) -> None:
         self.title = self.make_title()
@@ -74,7 +88,7 @@ class Conditioning(NormGeoScene):
         self.caption_b = self.text("after", font_size=SMALL_SIZE).next_to(plane_b, UP, buff=0.12)
         self.kappa_a = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.rmsnorm,
                                  kappa=fmt.scientific(demo.kappa_raw))
-        self.drawn = self.text("drawn", font_size=SMALL_SIZE - 4, color=colors.muted,
+        self.drawn = self.text(f"drawn.{self.drawn_reason}", font_size=SMALL_SIZE - 4, color=colors.muted,
                                kappa=fmt.number(demo.drawn_before.kappa))
         self.steps_a = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_raw))
         readout_a = VGroup(self.kappa_a, self.drawn, self.steps_a).arrange(DOWN, buff=0.12)
@@ -82,7 +96,9 @@ class Conditioning(NormGeoScene):
         kappa_b = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.layernorm,
                             kappa=fmt.number(demo.kappa_standardized, 1))
         steps_b = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_standardized))
-        readout_b = VGroup(kappa_b, steps_b).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
+        self.rho_label = self.text("correlation", font_size=SMALL_SIZE - 4, color=colors.muted,
+                                   rho=fmt.number(self.spec.correlation))
+        readout_b = VGroup(kappa_b, steps_b, self.rho_label).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
         for readout in (readout_a, readout_b):
             fit_width(readout, 6.4)
         self.readouts = (readout_a, readout_b)
@@ -106,8 +122,8 @@ class Conditioning(NormGeoScene):
                  small=fmt.plain_scientific(spec.small_scale), large=fmt.plain_scientific(spec.large_scale))
 
     def explain_drawn_ellipse(self) -> None:
-        self.say("drawn", Create(self.curves_a), FadeIn(self.drawn), run_time=1.2, hold=0.5,
-                 drawn=self.fmt.number(self.demo.drawn_before.kappa))
+        why = self.words(f"why.{self.drawn_reason}", drawn=self.fmt.number(self.demo.drawn_before.kappa))
+        self.say("drawn", Create(self.curves_a), FadeIn(self.drawn), run_time=1.2, hold=0.5, why=why)
 
     def descend_before(self) -> None:
         """Gradient descent just under 2/L zig-zags; the step rule goes under the title."""
@@ -121,9 +137,15 @@ class Conditioning(NormGeoScene):
     def descend_after_standardizing(self) -> None:
         demo = self.demo
         self.say("after", Create(self.after_plane), FadeIn(self.caption_b), Create(self.curves_b),
-                 Create(self.after_path), FadeIn(self.dots_b, lag_ratio=0.05), FadeIn(self.readouts[1]),
+                 Create(self.after_path), FadeIn(self.dots_b, lag_ratio=0.05), FadeIn(self.readouts[1][:2]),
                  run_time=2.5, hold=1.5, kappa=self.fmt.number(demo.kappa_standardized, 1),
                  steps=self.fmt.plain_scientific(demo.steps_standardized))
+
+    def keep_the_correlation(self) -> None:
+        """B4: the κ left after standardizing is the correlation's, (1 + ρ)/(1 − ρ); ρ = 0 would give 1."""
+        fmt = self.fmt
+        self.say("correlation", FadeIn(self.rho_label), run_time=1.0, hold=1.5, rho=fmt.number(self.spec.correlation),
+                 kappa=fmt.number(self.demo.kappa_standardized, 1), uncorrelated=fmt.number(self.kappa_uncorrelated, 1))
 
     def name_the_mechanisms(self) -> None:
         """B5: what normalization layers do inside the network (narration only)."""

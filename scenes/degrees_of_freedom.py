@@ -101,7 +101,7 @@ class DegreesOfFreedom(NormGeoScene):
     def highlight_high_dimension(self) -> None:
         """The last column boxed: at Qwen2-0.5B's hidden size (or any large n) almost nothing is lost."""
         about = "qwen" if self.n_high == QWEN2_HIDDEN_SIZE else "other"
-        values = dict(self.high_values, lead=self.words(f"lead.{about}", n=self.n_high))
+        values = dict(self.high_values, lead=self.words(f"lead.{about}", **self.high_values))
         high = self.text(f"high.{about}", font_size=SMALL_SIZE + 2, color=self.palette.highlight, **values)
         fit_width(high, 8.2).next_to(self.table, DOWN, buff=0.45, aligned_edge=LEFT)
         self.high_text = high

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, Transform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, ReplacementTransform, Transform, VGroup
 
 from normgeo import batch_norm, group_norm, layer_norm, parse_layer, rms_norm, statistic_groups, statistics_by_group
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
@@ -28,13 +28,16 @@ class NormalizationAxesSpec(SceneSpec):
     values: Vectors = setting(((1.0, 2.0, 3.0, 10.0), (2.0, 4.0, 1.0, 8.0), (3.0, 1.0, 5.0, 12.0), (0.0, 3.0, 2.0, 9.0)),
                               low=-9999, high=9999, items=(2, 6))
     eps: float = setting(1e-5, low=1e-12, high=1)
-    groups: tuple[int, ...] = setting((2, 1), low=1, high=6, items=(1, 4))
+    groups: tuple[int, ...] = setting((2, 1), low=1, high=6, items=(1, 4))  # validate() asks for exactly two
 
     def validate(self) -> None:
         rows = {len(row) for row in self.values}
         if len(rows) != 1 or not 2 <= rows.pop() <= 6:
             raise SpecError("values: give rows of 2 to 6 numbers each, all rows the same length")
         features = len(self.values[0])
+        if len(self.groups) != 2:
+            raise SpecError(f"groups: give exactly two group counts (the narration shows GroupNorm twice), "
+                            f"got {as_setting_text(self.groups)}")
         if any(features % g for g in self.groups):
             raise SpecError(f"groups: each count must divide the number of features ({features}), "
                             f"got {as_setting_text(self.groups)}")
@@ -93,7 +96,6 @@ class NormalizationAxes(NormGeoScene):
         self.batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
         self.batch.next_to(cells, LEFT, buff=0.2).align_to(cells, UP)
         self.cells = cells
-        self.shown = {}
         self.numbers, self.shading, self.info = self.numbers_for(first), self.shading_for(first), self.info_for(first)
         self.row_stats, self.row_means = VGroup(), None
         self.say("intro", FadeIn(title), FadeIn(cells), FadeIn(self.features), FadeIn(self.batch),
@@ -102,23 +104,37 @@ class NormalizationAxes(NormGeoScene):
     def switch_to(self, state: GridState) -> None:
         """One tab: the values, the shading and the description change to the next layer's; under
         RMSNorm each row's RMS and mean are shown beside the grid."""
-        animations = [Transform(self.numbers, self.numbers_for(state)),
-                      Transform(self.shading, self.shading_for(state)),
-                      Transform(self.info, self.info_for(state))]
+        numbers, shading, info = self.numbers_for(state), self.shading_for(state), self.info_for(state)
+        animations = [ReplacementTransform(self.numbers, numbers), ReplacementTransform(self.shading, shading),
+                      ReplacementTransform(self.info, info)]
         values = {}
         if state.key == "rmsnorm":
             stats = statistics_by_group(state.values, state.labels)
             self.row_means, self.row_rms = stats.mean, stats.rms
             self.row_stats = self.row_statistics(stats, self.cells)
             animations.append(FadeIn(self.row_stats))
-            values = {"mean": self.fmt.number(stats.mean_of_means, 2)}
+            # "not zero" only when some row's mean does not round to 0 at the two decimals shown
+            means = "nonzero" if np.abs(stats.mean).max() >= 0.005 else "zero"
+            values = {"means": self.words(f"means.{means}", mean=self.fmt.number(stats.mean_of_means, 2))}
         elif self.row_stats:
             animations.append(FadeOut(self.row_stats))
             self.row_stats = VGroup()
         if state.groups:
-            values = {"groups": state.groups}
+            values = {"groups": state.groups, "facts": self.group_facts(state)}
         self.say(state.key, *animations, run_time=1.2, hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
+        self.numbers, self.shading, self.info = numbers, shading, info
         self.final_state = state
+
+    def group_facts(self, state: GridState) -> str:
+        """What this group count makes GroupNorm: LayerNorm itself (one group), the 2-D LayerNorm
+        picture (two features per group, every cell ±1 up to ε), or nothing to add."""
+        sizes = set(np.unique(state.labels, return_counts=True)[1].tolist())  # cells per group, from the core's groups
+        facts = []
+        if state.groups == 1:
+            facts.append(self.words("fact.one-group"))
+        if sizes == {2} and np.abs(np.abs(state.values) - 1).max() < 0.005:  # ±1 as the grid shows it (2 decimals)
+            facts.append(self.words("fact.pairs"))
+        return "".join(" " + fact if self.spec.lang != "zh" else fact for fact in facts)
 
     def compare_layers(self) -> None:
         """B8: the table, under the grid (which moves up and shrinks)."""
@@ -131,9 +147,8 @@ class NormalizationAxes(NormGeoScene):
                  FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
 
     def numbers_for(self, state: GridState) -> VGroup:
-        """The grid's numbers under ``state``, as written (kept in ``self.shown``)."""
+        """The grid's numbers under ``state``, as written."""
         texts = [self.fmt.number(v, 2) if state.key == "none" else self.fmt.fixed(v, 2) for v in state.values.ravel()]
-        self.shown[state.key] = texts
         return number_cells(state.values, texts, self.cells, self.spec.lang,
                             self.palette.text, SMALL_SIZE)
 

@@ -80,10 +80,14 @@ class PrenormPostnorm(NormGeoScene):
             self.text("pre", font_size=SMALL_SIZE, color=colors.layernorm).next_to(pre_curve.get_end(), UP, 0.1),
             self.text("post", font_size=SMALL_SIZE, color=colors.rmsnorm).next_to(post_curve.get_end(), DOWN, 0.1),
         )
+        parts = {}
+        for arrangement, gradients in (("pre", study.pre), ("post", study.post)):
+            # the wording follows this run: does the first block get at least what the last one gets?
+            kept = "kept" if gradients[0] >= gradients[-1] else "lost"
+            parts[f"{arrangement}_part"] = self.words(f"{arrangement}-part.{kept}", first=fmt.number(gradients[0], 2),
+                                                      last=fmt.number(gradients[-1], 2))
         self.say("gradients", Create(axes), FadeIn(labels), FadeIn(setup), Create(pre_curve),
-                 Create(post_curve), FadeIn(names), run_time=2.5, hold=1.5, depth=spec.depth,
-                 pre_first=fmt.number(study.pre[0], 2), post_first=fmt.number(study.post[0], 2),
-                 post_last=fmt.number(study.post[-1], 2))
+                 Create(post_curve), FadeIn(names), run_time=2.5, hold=1.5, depth=spec.depth, **parts)
 
     def conclude(self) -> None:
         """What the toy shows and what real transformers show (narration only)."""

@@ -51,8 +51,9 @@ class ScaleInvariance(NormGeoScene):
         """Bars of cWx (top) and LN(cWx) (bottom) for the first c; the charts for the others wait."""
         colors, outputs = self.palette, self.outputs
         self.title = self.make_title()
-        pre_unit = 1.3 / float(np.abs(outputs.pre_activations).max())
-        post_unit = 1.1 / float(np.abs(outputs.outputs).max())
+        # one unit per chart for every c (scene units per 1.0), so that the top bars visibly scale with c
+        self.pre_unit = pre_unit = 1.3 / float(np.abs(outputs.pre_activations).max())
+        self.post_unit = post_unit = 1.1 / float(np.abs(outputs.outputs).max())
         self.pre_charts = [bar_chart(p, pre_unit, colors.raw, colors.muted).move_to((-3.6, 1.0, 0),
                                                                                    aligned_edge=DOWN * 0)
                            for p in outputs.pre_activations]

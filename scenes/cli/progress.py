@@ -75,7 +75,11 @@ class TerminalReporter(Reporter):
             note = ""
             if result.record and "gif" in result.record:
                 gif = result.record["gif"]
-                note = f", {result.record['size_bytes'] / 1e6:.2f} MB at SSIM {gif['ssim']:.3f} ({gif['settings']})"
+                budget = ""
+                if gif.get("max_size"):
+                    budget = f", within --max-size {gif['max_size']:,} B" if gif.get("fits_budget") else ", over budget"
+                note = (f", {gif['width']}×{gif['height']}, {result.record['size_bytes'] / 1e3:.0f} kB at "
+                        f"{gif['ssim_method'].split(' (')[0]} {gif['ssim']:.4f}{budget}")
             self.console.print(f"  [green]made[/]    {result.job.relative_path} ({result.seconds:.1f} s{note})")
         else:
             click.echo(f"  failed  {result.job.scene_id}: {result.error}", err=True)

@@ -12,6 +12,7 @@ from scenes.cli.errors import UsageProblem, reports_bad_input
 from scenes.cli.options import render_options, scene_selection, with_scene_arguments
 from scenes.cli.progress import TerminalReporter, summary_line
 from scenes.render import (
+    ANIMATION_FORMATS,
     FORMATS,
     GifOptions,
     RenderJob,
@@ -65,18 +66,30 @@ def still_command(scene_ids, all_scenes, transparent, resolution, quality, **com
 @click.option("--fps", type=click.IntRange(1, 60), default=15, show_default=True, help="GIF frame rate.")
 @click.option("--loop", type=click.IntRange(0, 65535), default=0, show_default=True, help="Loop count (0 = forever).")
 @click.option("--max-size", "max_size", default=None, metavar="SIZE",
-              help="Byte budget such as 2MB or 500k: the best settings that fit are chosen.")
+              help="Byte budget such as 2MB or 500k (GIF only): the best quality that fits; a budget below the "
+                   "smallest GIF the frames make is refused, and the render fails (exit 1).")
+@click.option("--format", "fmt", default="gif", show_default=True,
+              help="gif; webp (animated WebP, lossy unless --lossless); mp4 (a small looping video for "
+                   "<video autoplay muted loop playsinline>).")
+@click.option("--lossless", is_flag=True, help="Lossless WebP (with --format webp).")
 @reports_bad_input
-def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, resolution, quality, **common) -> None:
-    """A GIF for the web, built from lossless frames, with its size and SSIM reported."""
+def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, fmt, lossless, resolution, quality, **common) -> None:
+    """A web animation (GIF by default) built from lossless frames, with its size and SSIM reported."""
+    if fmt not in ANIMATION_FORMATS:
+        raise UsageProblem(f"unknown format {fmt!r} for an animation; choose one of {', '.join(ANIMATION_FORMATS)}")
+    if lossless and fmt != "webp":
+        raise UsageProblem("--lossless goes with --format webp")
     budget = None
     if max_size is not None:
+        if fmt != "gif":
+            raise UsageProblem("--max-size goes with --format gif")
         try:
             budget = parse_size(max_size)
         except ValueError:
             raise UsageProblem(f"--max-size expects a size such as 2MB or 500k, got {max_size!r}") from None
-    settings = RenderSettings(quality, "gif", False, resolution)
-    render_batch(scene_selection(scene_ids, all_scenes), settings, gif=GifOptions(width, fps, loop, budget), **common)
+    settings = RenderSettings(quality, fmt, False, resolution)
+    options = GifOptions(width, fps, loop, budget, fmt, lossless)
+    render_batch(scene_selection(scene_ids, all_scenes), settings, gif=options, **common)
 
 
 def render_batch(scene_ids: list[str], settings: RenderSettings, *, lang: tuple[str, ...], theme: tuple[str, ...],

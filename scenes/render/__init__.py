@@ -5,17 +5,18 @@ benchmark (``bench/``) both call these public functions.
 
 from scenes.render.checks import check_fonts, check_format, check_manim, check_output_folder, check_transparency
 from scenes.render.errors import InputError
-from scenes.render.gif import gif_ssim, ssim
 from scenes.render.jobs import RenderJob, RenderResult, Reporter, input_hash, run_jobs
 from scenes.render.lecture import LectureResult, join_lecture, lecture_path
 from scenes.render.manifest import Manifest
 from scenes.render.manim_run import capture_lossless_frames
 from scenes.render.names import artifact_name, gif_name, lecture_name, spec_tag
-from scenes.render.settings import FORMATS, QUALITIES, TRANSPARENT_FORMATS, GifOptions, RenderSettings, parse_resolution, parse_size
+from scenes.render.settings import ANIMATION_FORMATS, FORMATS, QUALITIES, TRANSPARENT_FORMATS, GifOptions, RenderSettings, parse_resolution, parse_size
 from scenes.render.specs import build_specs, parse_assignments, spec_class
+from scenes.render.quality import method_name, ssim, ssim_of_animation
 from scenes.render.video import frames_at, read_timed_frames, video_duration
 
 __all__ = [
+    "ANIMATION_FORMATS",
     "FORMATS",
     "GifOptions",
     "InputError",
@@ -37,11 +38,11 @@ __all__ = [
     "check_transparency",
     "frames_at",
     "gif_name",
-    "gif_ssim",
     "input_hash",
     "join_lecture",
     "lecture_name",
     "lecture_path",
+    "method_name",
     "parse_assignments",
     "parse_resolution",
     "parse_size",
@@ -50,5 +51,6 @@ __all__ = [
     "spec_class",
     "spec_tag",
     "ssim",
+    "ssim_of_animation",
     "video_duration",
 ]

@@ -52,13 +52,20 @@ class RenderJob:
         if self.still:
             return RenderSettings(self.settings.quality, "png", self.settings.transparent, self.settings.resolution)
         if self.gif is not None:
-            return RenderSettings(self.settings.quality, "gif", False, self.settings.resolution)
+            return RenderSettings(self.settings.quality, self.gif.format, False, self.settings.resolution)
         return self.settings
+
+    @property
+    def animation_width(self) -> int:
+        """The real pixel width of a web animation: the asked width, never wider than the frames."""
+        from scenes.render.quality import scaled_size
+
+        return scaled_size(*self.settings.pixel_size, self.gif.width)[0]
 
     @property
     def relative_path(self) -> str:
         if self.gif is not None:
-            return gif_name(self.scene_id, self.spec, self.gif.width)
+            return gif_name(self.scene_id, self.spec, self.animation_width, self.gif.format, self.gif.lossless)
         return artifact_name(self.scene_id, self.spec, self.settings_for_output)
 
     @property
@@ -226,7 +233,7 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
     if job.gif is not None:
         output = run_manim(job.scene_id, job.spec, settings, scratch, frames=True,
                            frame_rate=30 if job.gif.fps > 15 else 15, verbose=verbose)
-        produced, extra = _make_gif(job, output, scratch)
+        produced, extra = _make_animation(job, output, scratch)
         return produced, output.duration, extra | {"steps": output.steps}
     output = run_manim(job.scene_id, job.spec, settings, scratch, still=job.still, verbose=verbose)
     produced = [(output.artifact, job.relative_path)]
@@ -237,20 +244,49 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
     return produced, output.duration, {"steps": output.steps} if not job.still else {}
 
 
-def _make_gif(job: RenderJob, output, scratch: Path):
-    """The GIF from Manim's lossless PNG frames; its size and SSIM go into the manifest."""
-    from scenes.render.gif import GifSettings, best_gif
-    from scenes.render.manim_run import expand_repeats, load_png_frames
+class BudgetNotMet(RuntimeError):
+    """--max-size is below the smallest GIF these frames make; the message says how small that is."""
+
+
+def _make_animation(job: RenderJob, output, scratch: Path):
+    """The GIF, WebP or looping MP4 from Manim's lossless PNG frames, streamed (a frame or two in
+    memory); its size and its SSIM against the lossless frames (matched by time) go into the
+    manifest. A --max-size that even the smallest GIF cannot meet is refused before any search."""
+    from scenes.render.gif_encoder import encode_gif, fit_gif_to_size, smallest_reachable_size
+    from scenes.render.loop_video import encode_loop_video
+    from scenes.render.manim_run import png_frames
+    from scenes.render.quality import method_name, ssim_of_animation
+    from scenes.render.webp import encode_webp
 
     if output.frames_dir is None or not output.frames_dir.is_dir():
-        raise RuntimeError("manim wrote no frames for the GIF")
-    frames = expand_repeats(load_png_frames(output.frames_dir), output.repeats)
-    options = job.gif
-    base = GifSettings(width=min(options.width, frames[0].shape[1]), fps=options.fps, loop=options.loop)
-    result = best_gif(frames, int(round(output.frame_rate)), base, scratch / "out.gif", max_size=options.max_size)
-    extra = {"gif": {"settings": result.settings.describe(), "ssim": round(result.ssim, 4),
-                     "fits_budget": options.max_size is None or result.size_bytes <= options.max_size}}
-    return [(result.path, job.relative_path)], extra
+        raise RuntimeError("manim wrote no frames for the animation")
+    options, width = job.gif, job.animation_width
+
+    def frames():
+        return png_frames(output.frames_dir, output.repeats, output.frame_rate)
+
+    target = scratch / Path(job.relative_path).name
+    details: dict = {"format": options.format}
+    if options.format == "gif" and options.max_size is not None:
+        estimate = smallest_reachable_size(frames(), width, options.fps, options.loop)
+        if not estimate.reachable(options.max_size):
+            raise BudgetNotMet(f"--max-size {options.max_size:,} bytes cannot be met: the smallest GIF of these "
+                               f"frames at {width} px and {options.fps} fps is {estimate.smallest_bytes:,} bytes "
+                               f"(try a smaller --width or --fps)")
+        search = fit_gif_to_size(frames, target, width, options.max_size, options.fps, options.loop, estimate=estimate)
+        stats = search.result
+        details |= {"quality": stats.quality, "fits_budget": search.met, "max_size": options.max_size}
+    elif options.format == "gif":
+        stats = encode_gif(frames(), target, width, options.fps, options.loop)
+        details |= {"quality": stats.quality}
+    elif options.format == "webp":
+        stats = encode_webp(frames(), target, width, options.fps, options.loop, lossless=options.lossless)
+        details |= {"lossless": options.lossless}
+    else:
+        stats = encode_loop_video(frames(), target, width, options.fps)
+    details |= {"width": stats.width, "height": stats.height,
+                "ssim": round(ssim_of_animation(target, frames()), 4), "ssim_method": method_name()}
+    return [(target, job.relative_path)], {"gif": details}
 
 
 def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float, seconds: float) -> dict:

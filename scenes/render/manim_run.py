@@ -14,7 +14,7 @@ from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
 from scenes.render.settings import RenderSettings
 
-__all__ = ["ManimOutput", "run_manim", "record_frame_repeats", "expand_repeats", "load_png_frames",
+__all__ = ["ManimOutput", "run_manim", "record_frame_repeats", "expand_repeats", "load_png_frames", "png_frames",
            "capture_lossless_frames"]
 
 
@@ -99,6 +99,18 @@ def expand_repeats(frames: list, repeats: list[int] | None) -> list:
     if len(repeats) != len(frames):
         raise RuntimeError(f"manim wrote {len(frames)} frames but showed {len(repeats)}")
     return [frame for frame, count in zip(frames, repeats) for _ in range(count)]
+
+
+def png_frames(folder: Path, repeats: list[int], frame_rate: float):
+    """(RGB frame, seconds shown) for each PNG Manim wrote, one frame in memory at a time; a held
+    frame is shown for its repeat count (see ``record_frame_repeats``)."""
+    paths = sorted(Path(folder).glob("*.png"))
+    if repeats and len(repeats) != len(paths):
+        raise RuntimeError(f"manim wrote {len(paths)} frames but showed {len(repeats)}")
+    for index, path in enumerate(paths):
+        with Image.open(path) as image:
+            frame = np.asarray(image.convert("RGB"))
+        yield frame, (repeats[index] if repeats else 1) / frame_rate
 
 
 def load_png_frames(folder: Path) -> list[np.ndarray]:

@@ -39,9 +39,11 @@ def artifact_name(scene_id: str, spec: SceneSpec, settings: RenderSettings) -> s
     return f"{_stem(scene_id, spec)}.{settings.quality_label}{alpha}.{settings.format}"
 
 
-def gif_name(scene_id: str, spec: SceneSpec, width: int) -> str:
-    """``<id>/<id>.<lang>.<theme>[.<tag>].<width>px.gif``."""
-    return f"{_stem(scene_id, spec)}.{width}px.gif"
+def gif_name(scene_id: str, spec: SceneSpec, width: int, fmt: str = "gif", lossless: bool = False) -> str:
+    """``<id>/<id>.<lang>.<theme>[.<tag>].<width>px.gif`` (the real pixel width), ``….webp``,
+    ``….lossless.webp`` or ``….loop.mp4`` for the other web animations."""
+    suffix = {"gif": "gif", "webp": "lossless.webp" if lossless else "webp", "mp4": "loop.mp4"}[fmt]
+    return f"{_stem(scene_id, spec)}.{width}px.{suffix}"
 
 
 def lecture_name(lang: str, theme: str, settings: RenderSettings, tag: str | None = None) -> str:

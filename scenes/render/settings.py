@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["QUALITIES", "FORMATS", "TRANSPARENT_FORMATS", "RenderSettings", "GifOptions", "parse_size", "parse_resolution"]
+__all__ = ["QUALITIES", "FORMATS", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution"]
 
 # Manim's presets: flag → (manim quality name, label used in file names).
 QUALITIES = {
@@ -14,6 +14,10 @@ QUALITIES = {
     "k": ("fourk_quality", "2160p60"),
 }
 FORMATS = ("mp4", "webm", "mov", "gif", "png")
+# Web animations made from lossless frames (`normgeo gif --format`): a GIF, an animated WebP, or a
+# small looping MP4 for <video autoplay muted loop playsinline>.
+ANIMATION_FORMATS = ("gif", "webp", "mp4")
+PRESET_SIZES = {"l": (854, 480), "m": (1280, 720), "h": (1920, 1080), "k": (3840, 2160)}
 TRANSPARENT_FORMATS = ("mov", "webm", "png")
 
 
@@ -34,6 +38,11 @@ class RenderSettings:
         return f"{self.resolution[0]}x{self.resolution[1]}p{fps}"
 
     @property
+    def pixel_size(self) -> tuple[int, int]:
+        """The frame size in pixels: the resolution if given, else the preset's."""
+        return self.resolution or PRESET_SIZES[self.quality]
+
+    @property
     def manim_quality(self) -> str:
         return QUALITIES[self.quality][0]
 
@@ -43,12 +52,15 @@ class RenderSettings:
 
 @dataclass(frozen=True)
 class GifOptions:
-    """What `normgeo gif` was asked for: width in pixels, frame rate, loop count, byte budget."""
+    """What `normgeo gif` was asked for: width in pixels, frame rate, loop count, byte budget, the
+    format (gif, webp or a looping mp4) and, for WebP, whether it is lossless."""
 
     width: int = 640
     fps: int = 15
     loop: int = 0
     max_size: int | None = None
+    format: str = "gif"
+    lossless: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -41,14 +41,46 @@ def test_transparent_webm_has_an_alpha_channel(run, tmp_path):
 
 @pytest.mark.render
 def test_gif_reports_size_and_ssim_and_respects_a_budget(run, tmp_path):
-    """The GIF's size and SSIM against the lossless frames are printed and recorded; a budget is met."""
+    """The GIF read back has the asked width and lasts as long as the scene; its size and SSIM
+    (by a named method) are printed and recorded; a budget it can meet is met."""
+    import av
+
     result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "150k", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.160px.gif"
     assert 0 < gif.stat().st_size <= 150_000
     record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][gif.relative_to(tmp_path).as_posix()]
-    assert record["gif"]["fits_budget"] and 0.9 < record["gif"]["ssim"] <= 1.0
-    assert "SSIM" in result.output
+    details = record["gif"]
+    assert details["fits_budget"] and 0.9 < details["ssim"] <= 1.0 and details["ssim_method"].startswith("SSIM (FFmpeg")
+    with av.open(str(gif)) as container:
+        stream = container.streams.video[0]
+        assert (stream.codec_context.width, stream.codec_context.height) == (160, 90) == (details["width"], details["height"])
+        shown = sum(float(frame.duration * frame.time_base) for frame in container.decode(stream))
+    assert shown == pytest.approx(record["duration_s"], abs=0.05)
+    assert "SSIM" in result.output and "160×90" in result.output
+
+
+@pytest.mark.render
+def test_a_budget_no_gif_can_meet_is_refused_and_leaves_nothing(run, tmp_path):
+    """--max-size below the smallest GIF the frames make: the render fails (exit 1) with the smallest
+    size in the summary, before any search, and writes no file, trial or scratch litter."""
+    result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "2k", "--out", tmp_path)
+    assert result.exit_code == 1
+    assert "cannot be met" in result.output and "the smallest GIF" in result.output and "1 failed" in result.output
+    assert not list(tmp_path.rglob("*.gif")) and not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
+
+
+@pytest.mark.render
+@pytest.mark.parametrize(("args", "name"), [(("--format", "webp"), "160px.webp"),
+                                            (("--format", "webp", "--lossless"), "160px.lossless.webp"),
+                                            (("--format", "mp4"), "160px.loop.mp4")])
+def test_webp_and_looping_mp4_are_the_other_web_animations(run, tmp_path, args, name):
+    result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, *args, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    produced = tmp_path / "scale-invariance" / f"scale-invariance.en.dark.{name}"
+    assert produced.stat().st_size > 1000
+    record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][produced.relative_to(tmp_path).as_posix()]
+    assert 0.9 < record["gif"]["ssim"] <= 1.0
 
 
 def test_bad_gif_budget(run, tmp_path):

@@ -6,18 +6,39 @@ import pytest
 from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_gap
 from scenes.batch_dependence import BatchDependence, BatchDependenceSpec
 from scenes.kit.languages import LANGUAGES
+from scenes.kit.numbers import NumberFormat, fmt_fixed
+from scenes.kit.text import math_number
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene, centres
 
 
+def on_screen(scene, mobject) -> bool:
+    return any(mobject is m for top in scene.mobjects for m in top.get_family())
+
+
 def check(scene, spec):
+    lang, fmt = spec.lang, NumberFormat(spec.lang)
     pair = same_example_in_two_batches(n_features=spec.features, batch_size=spec.batch_size, seed=spec.seed)
-    assert np.array_equal(scene.pair.batchnorm_a, pair.batchnorm_a)
     assert not np.allclose(pair.batchnorm_a, pair.batchnorm_b) and np.array_equal(pair.layernorm_a, pair.layernorm_b)
+    # the two batches as typeset, cell by cell (row 0, the shared example, is the same in both)
+    for grid, batch in zip(scene.grids, (pair.batch_a, pair.batch_b)):
+        cells, numbers = grid[0], grid[1]
+        assert on_screen(scene, numbers)
+        assert [n.typst_code for n in numbers] == [f"${math_number(fmt_fixed(v, 2, lang))}$" for v in batch.ravel()]
+        assert np.allclose([n.get_center() for n in numbers], [c.get_center() for c in cells], atol=1e-6)
+    assert [n.typst_code for n in scene.grids[0][1]][: spec.features] == [n.typst_code for n in scene.grids[1][1]][: spec.features]
+    # the readouts as typeset: BatchNorm's two outputs for the one example differ, LayerNorm's agree
+    assert on_screen(scene, scene.bn_outputs) and on_screen(scene, scene.ln_outputs)
+    assert scene.bn_outputs.typst_code == scene.words("bn-outputs", a=fmt.vector(pair.batchnorm_a, 2),
+                                                      b=fmt.vector(pair.batchnorm_b, 2))
+    assert scene.ln_outputs.typst_code == scene.words("ln-outputs", a=fmt.vector(pair.layernorm_a, 2),
+                                                      b=fmt.vector(pair.layernorm_b, 2))
     spread = batch_mean_spread(spec.batch_sizes, seed=spec.seed)
     dots = centres(scene.spread_axes, scene.measured_dots)
     assert np.allclose(dots[:, 0], np.log2(spec.batch_sizes)) and np.allclose(dots[:, 1], spread.measured, rtol=1e-9)
     gap = train_eval_gap(spec.batch_sizes, seed=spec.seed)
     assert np.allclose(centres(scene.gap_axes, scene.gap_dots)[:, 1], gap.gaps, rtol=1e-9)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert fmt.number(spread.measured[0], 2) in said["small"] and fmt.number(spread.measured[-1], 2) in said["small"]
     assert_narrates_every_step(scene)
     assert_layout_is_clean(scene)
 

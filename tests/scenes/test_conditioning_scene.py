@@ -7,16 +7,25 @@ from normgeo import conditioning_demo
 from scenes.kit.adapters import to_coordinates
 from scenes.conditioning import Conditioning, ConditioningSpec
 from scenes.kit.languages import LANGUAGES
-from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
+from scenes.kit.text import math_number
+from tests.scenes.helpers import GEOMETRY_TOLERANCE, assert_layout_is_clean, assert_narrates_every_step, build_scene, centres
+
+
+def corners(plane, path):
+    """Every corner of a drawn polyline, in the plane's coordinates: each segment's start, then the last end."""
+    points = np.vstack([path.get_start_anchors(), path.get_end_anchors()[-1:]])
+    return to_coordinates(plane, points)
 
 
 def check(scene, spec):
     demo = conditioning_demo(scales=(spec.small_scale, spec.large_scale), correlation=spec.correlation,
                              drawn_kappa=spec.drawn_kappa, step_fraction=spec.step_fraction, n_steps=spec.steps_drawn)
-    before = to_coordinates(scene.before_plane, scene.before_path.get_anchors())
-    after = to_coordinates(scene.after_plane, scene.after_path.get_anchors())
-    assert np.allclose(before[::2][: len(demo.drawn_before.path) - 1], demo.drawn_before.path[:-1], atol=1e-9)
-    assert np.allclose(after[-1], demo.drawn_after.path[-1], atol=1e-9)
+    for plane, path, dots, run in ((scene.before_plane, scene.before_path, scene.dots_a, demo.drawn_before),
+                                   (scene.after_plane, scene.after_path, scene.dots_b, demo.drawn_after)):
+        drawn = corners(plane, path)
+        assert drawn.shape == run.path.shape, "one corner per iterate"
+        assert np.allclose(drawn, run.path, atol=GEOMETRY_TOLERANCE)
+        assert np.allclose(centres(plane, dots), run.path, atol=GEOMETRY_TOLERANCE)
     assert scene.demo.kappa_raw == pytest.approx(demo.kappa_raw)
     assert_narrates_every_step(scene)
     assert_layout_is_clean(scene)
@@ -32,5 +41,32 @@ def test_paths_and_kappa(lang, media_dir):
 
 
 def test_custom_scales(media_dir):
+    """κ = 10⁴·… still too narrow to draw; ρ = 0.5 on screen."""
     spec = ConditioningSpec(large_scale=100.0, correlation=0.5, drawn_kappa=20.0, theme="light")
-    check(build_scene(Conditioning, spec, media_dir), spec)
+    scene = build_scene(Conditioning, spec, media_dir)
+    check(scene, spec)
+    assert "0.5" in scene.rho_label.typst_code
+    assert scene.words("why.narrow", drawn="20") in scene.narration[2]
+
+
+def test_the_drawn_kappa_is_not_called_too_narrow_when_the_real_one_fits(media_dir):
+    """Scales 1 and 2 give a real κ below the one drawn: the narration must not say it cannot be drawn."""
+    spec = ConditioningSpec(large_scale=2.0, lang="ru")
+    scene = build_scene(Conditioning, spec, media_dir)
+    check(scene, spec)
+    assert scene.demo.kappa_raw <= scene.demo.drawn_before.kappa
+    assert scene.words("why.wide", drawn=scene.fmt.number(spec.drawn_kappa)) in scene.narration[2]
+    assert "не нарисовать" not in " ".join(scene.narration) and "не поместится" not in scene.drawn.typst_code
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_correlation_is_shown_and_said(lang, media_dir):
+    """ρ (from the spec) is typeset on screen; standardized κ = (1 + ρ)/(1 − ρ) and 1 without correlation are said."""
+    spec = ConditioningSpec(lang=lang, steps_drawn=5)
+    scene = build_scene(Conditioning, spec, media_dir, check_each_step=False)
+    fmt = scene.fmt
+    assert f"rho = {math_number(fmt.number(spec.correlation))}" in scene.rho_label.typst_code
+    assert scene.kappa_uncorrelated == pytest.approx(1.0)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert fmt.number(spec.correlation) in said["correlation"] and fmt.number(scene.demo.kappa_standardized, 1) in said["correlation"]
+    assert scene.demo.kappa_standardized == pytest.approx((1 + spec.correlation) / (1 - spec.correlation), rel=1e-9)

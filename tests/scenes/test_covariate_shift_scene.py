@@ -16,6 +16,13 @@ def check(scene, spec):
         points = to_coordinates(scene.axes, line.get_anchors())
         expected = study.runs[variant].smoothed_losses(spec.window)
         assert np.allclose(points[::2, 1][: expected.size - 1], expected[:-1], rtol=1e-9)
+    # "training stays fast" only when, in this run, noisy BatchNorm still beats no normalization
+    loss = {v: study.mean_loss(v) for v in VARIANTS}
+    fast = "fast" if loss["noisy-batchnorm"] < loss["none"] else "slow"
+    fixed = scene.fmt.fixed
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert said["fast"] == scene.words(f"verdict.{fast}", noisy=fixed(loss["noisy-batchnorm"]),
+                                       plain=fixed(loss["batchnorm"]), none=fixed(loss["none"]))
     assert_narrates_every_step(scene)
     assert_layout_is_clean(scene)
 

@@ -5,7 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from normgeo import rms_norm, sample_vectors
+from manim import Typst
+
+from normgeo import degrees_of_freedom, rms_norm, sample_vectors
 from scenes.kit.adapters import to_coordinates
 from scenes.degrees_of_freedom import DegreesOfFreedom, DegreesOfFreedomSpec
 from scenes.kit.languages import LANGUAGES
@@ -18,13 +20,33 @@ from tests.scenes.helpers import (
 )
 
 
+def drawn_table(scene):
+    """The table as drawn: its visible Typst sources, grouped into rows by height on screen (top
+    first) and ordered left to right within each row."""
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    texts = [m for m in scene.table.get_family() if isinstance(m, Typst) and id(m) in on_screen
+             and any(part.get_fill_opacity() > 0 for part in m.family_members_with_points())]
+    rows = []
+    for text in sorted(texts, key=lambda t: -t.get_center()[1]):
+        if rows and rows[-1][0].get_center()[1] - text.get_center()[1] < 0.2:  # rows are further apart than this
+            rows[-1].append(text)
+        else:
+            rows.append([text])
+    return [[t.typst_code for t in sorted(row, key=lambda t: t.get_center()[0])] for row in rows]
+
+
 def check(scene, spec):
     dims = spec.dims
-    assert scene.table_values == {
-        "none": list(dims),
-        "l2": [n - 1 for n in dims],
-        "layernorm": [max(n - 2, 0) for n in dims],
-    }
+    laws = {"none": list(dims), "l2": [n - 1 for n in dims], "layernorm": [max(n - 2, 0) for n in dims]}
+    for layer, values in laws.items():
+        assert [degrees_of_freedom(layer, n) for n in dims] == values, layer
+    table = drawn_table(scene)
+    assert len(table) == 4 and all(len(row) == 3 + len(dims) for row in table)
+    assert table[0][3:] == [scene.words("header.n", n=n) for n in dims]
+    for row, (layer, key, removed) in zip(table[1:], (("none", "none", "$n$"), ("l2", "l2", "$n - 1$"),
+                                                      ("layernorm", "layernorm", "$n - 2$"))):
+        assert row[:3] == [scene.words(f"row.{key}"), scene.words(f"constraint.{key}"), removed], layer
+        assert row[3:] == [f"${v}$" for v in laws[layer]], layer
     gamma = np.array(spec.gamma)
     inputs = sample_vectors(spec.count, 2, seed=spec.seed)
     stretched = centres(scene.plane, scene.stretched_dots)
@@ -43,6 +65,10 @@ def test_table_and_gamma_ellipse(lang, media_dir):
     scene = build_scene(DegreesOfFreedom, spec, media_dir)
     check(scene, spec)
     assert any("895" in line and "894" in line for line in scene.narration)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    # Qwen2-0.5B uses RMSNorm: 895 is its count; 894 is what LayerNorm would leave at that width
+    assert scene.words("lead.qwen", n=896, l2=895, ln=894) in said["qwen"]
+    assert "RMSNorm" in scene.high_text.typst_code and "894" in scene.high_text.typst_code
 
 
 def test_custom_dimensions_and_gamma(media_dir):

@@ -16,6 +16,13 @@ def check(scene, spec):
         points = to_coordinates(scene.axes, scene.curves[name].get_anchors())
         assert np.allclose(points[::2, 1][: values.size - 1], values[:-1], rtol=1e-9)
         assert np.allclose(points[-1], (spec.depth, values[-1]), rtol=1e-9)
+    # the wording follows this run: "at least what the last receives" only if the first block gets that much
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    fmt = scene.fmt
+    for name, values in (("pre", study.pre), ("post", study.post)):
+        kept = "kept" if values[0] >= values[-1] else "lost"
+        assert scene.words(f"{name}-part.{kept}", first=fmt.number(values[0], 2), last=fmt.number(values[-1], 2)) \
+            in said["gradients"], name
     assert_narrates_every_step(scene)
     assert_layout_is_clean(scene)
 

@@ -125,11 +125,11 @@ def test_a_spec_file_is_read_as_strictly_as_set(content, expected, tmp_path):
 
 
 def test_a_one_element_tuple_field_takes_a_bare_value(tmp_path):
-    """groups = 2 means (2,), from a file and from --set."""
+    """factors = 2 means (2.0,), from a file and from --set."""
     spec_file = tmp_path / "s.toml"
-    spec_file.write_text("[normalization-axes]\ngroups = 2\n")
-    assert build_specs(["normalization-axes"], "en", "dark", {}, spec_file)["normalization-axes"].groups == (2,)
-    assert build_specs(["normalization-axes"], "en", "dark", {"groups": "2"})["normalization-axes"].groups == (2,)
+    spec_file.write_text("[scale-invariance]\nfactors = 2\n")
+    assert build_specs(["scale-invariance"], "en", "dark", {}, spec_file)["scale-invariance"].factors == (2.0,)
+    assert build_specs(["scale-invariance"], "en", "dark", {"factors": "2"})["scale-invariance"].factors == (2.0,)
 
 
 @pytest.mark.parametrize(("scene_id", "assignment"), [
