@@ -25,14 +25,14 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import av
 import srt
 
 from scenes.kit.registry import entry
 from scenes.render.executors import JobFailed, worker_name
 from scenes.render.subtitles import srt_to_vtt
+from scenes.render.video import concatenate
 
-__all__ = ["plan_parts", "plan_job", "render_part", "join_parts", "concatenate"]
+__all__ = ["plan_parts", "plan_job", "render_part", "join_parts"]
 
 EPS = 1e-4  # seconds; clock values compared across one run are equal, this only absorbs rounding
 
@@ -193,35 +193,6 @@ def _record_captions(scene) -> list[tuple[float, float, float, str]]:
 
     manager.add_subcaption = add_subcaption
     return added
-
-
-def concatenate(paths: list[Path], target: Path) -> list[tuple[float, float]]:
-    """Remux videos of one codec and size one after another into ``target`` (its container from its
-    suffix); no re-encoding. Returns each part's (start, end) in seconds."""
-    spans = []
-    with av.open(str(target), "w") as output:
-        out_stream, offset, time_base = None, 0, None
-        for path in paths:
-            with av.open(str(path)) as source:
-                in_stream = source.streams.video[0]
-                if out_stream is None:
-                    out_stream = output.add_stream_from_template(in_stream)
-                    time_base = in_stream.time_base
-                elif in_stream.time_base != time_base:
-                    raise RuntimeError(f"{path.name}: time base {in_stream.time_base}, expected {time_base}")
-                last_end = offset
-                for packet in source.demux(in_stream):
-                    if packet.dts is None:
-                        continue
-                    end = packet.pts + (packet.duration or 0)
-                    packet.pts += offset
-                    packet.dts += offset
-                    packet.stream = out_stream
-                    last_end = max(last_end, offset + end)
-                    output.mux(packet)
-            spans.append((float(offset * time_base), float(last_end * time_base)))
-            offset = last_end
-    return spans
 
 
 def join_parts(job, parts: list[dict]) -> dict:

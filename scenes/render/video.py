@@ -8,7 +8,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-__all__ = ["concatenate_with_chapters", "video_duration", "read_frames", "read_timed_frames", "frames_at"]
+__all__ = ["concatenate", "concatenate_with_chapters", "video_duration", "read_frames", "read_timed_frames", "frames_at"]
 
 
 def video_duration(path: Path) -> float:
@@ -20,20 +20,21 @@ def video_duration(path: Path) -> float:
         return float(container.duration / av.time_base)
 
 
-def concatenate_with_chapters(parts: list[tuple[Path, str]], target: Path) -> list[tuple[float, float]]:
-    """Remux the videos (same codec and size) one after another into ``target``, with one
-    chapter per part titled as given. Returns each part's (start, end) in seconds."""
-    spans = []
-    with av.open(str(target), "w", format="mp4") as output:
-        out_stream = None
-        offset = 0  # in the output stream's time base
-        chapters = []
-        for index, (path, title) in enumerate(parts):
+def concatenate(paths: list[Path], target: Path, chapter_titles: list[str] | None = None) -> list[tuple[float, float]]:
+    """Remux videos of one codec and size one after another into ``target`` (its container from its
+    suffix), without re-encoding; with ``chapter_titles``, one chapter per part. Returns each
+    part's (start, end) in seconds."""
+    spans, chapters = [], []
+    with av.open(str(target), "w") as output:
+        out_stream, offset, time_base = None, 0, None  # offset in the output stream's time base
+        for index, path in enumerate(paths):
             with av.open(str(path)) as source:
                 in_stream = source.streams.video[0]
                 if out_stream is None:
                     out_stream = output.add_stream_from_template(in_stream)
                     time_base = in_stream.time_base
+                elif in_stream.time_base != time_base:
+                    raise RuntimeError(f"{Path(path).name}: time base {in_stream.time_base}, expected {time_base}")
                 last_end = offset
                 for packet in source.demux(in_stream):
                     if packet.dts is None:
@@ -44,13 +45,20 @@ def concatenate_with_chapters(parts: list[tuple[Path, str]], target: Path) -> li
                     packet.stream = out_stream
                     last_end = max(last_end, offset + end)
                     output.mux(packet)
-            start_s, end_s = float(offset * time_base), float(last_end * time_base)
-            chapters.append({"id": index + 1, "start": int(offset), "end": int(last_end), "time_base": Fraction(time_base),
-                             "metadata": {"title": title}})
-            spans.append((start_s, end_s))
+            if chapter_titles is not None:
+                chapters.append({"id": index + 1, "start": int(offset), "end": int(last_end),
+                                 "time_base": Fraction(time_base), "metadata": {"title": chapter_titles[index]}})
+            spans.append((float(offset * time_base), float(last_end * time_base)))
             offset = last_end
-        output.set_chapters(chapters)
+        if chapters:
+            output.set_chapters(chapters)
     return spans
+
+
+def concatenate_with_chapters(parts: list[tuple[Path, str]], target: Path) -> list[tuple[float, float]]:
+    """Remux the videos (same codec and size) one after another into the MP4 ``target``, with one
+    chapter per part titled as given. Returns each part's (start, end) in seconds."""
+    return concatenate([path for path, _ in parts], target, [title for _, title in parts])
 
 
 def read_frames(path: Path, every: int = 1):
