@@ -50,7 +50,7 @@ from PIL import GifImagePlugin, Image
 
 from scenes.render.quality import scale_frame, timed_frames
 
-__all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality", "gif_name",
+__all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality",
            "smallest_reachable_size", "SizeEstimate", "fit_gif_to_size", "SizeSearch", "gifsicle_path"]
 
 
@@ -101,11 +101,6 @@ def params_for_quality(quality: int) -> GifParams:
         relative_tolerance=loss * 0.003,
         colors=colors,
     )
-
-
-def gif_name(stem: str, width: int) -> str:
-    """A GIF's file name from what it is: ``<stem>.<width>px.gif`` with the real pixel width."""
-    return f"{stem}.{width}px.gif"
 
 
 def gifsicle_path() -> str | None:

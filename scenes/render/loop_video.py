@@ -23,7 +23,7 @@ import numpy as np
 
 from scenes.render.quality import scale_frame, timed_frames
 
-__all__ = ["VideoStats", "CODECS", "encode_loop_video", "loop_video_name"]
+__all__ = ["VideoStats", "CODECS", "encode_loop_video"]
 
 # codec → (container suffix, encoder, options)
 CODECS = {
@@ -44,11 +44,6 @@ class VideoStats:
     codec: str
     crf: int
     encode_seconds: float
-
-
-def loop_video_name(stem: str, width: int, codec: str = "h264") -> str:
-    """``<stem>.<width>px.loop.mp4`` (or ``.webm``), with the real pixel width."""
-    return f"{stem}.{width}px.loop{CODECS[codec][0]}"
 
 
 def encode_loop_video(frames: Iterable[tuple[np.ndarray, float]], target: Path, width: int, fps: int = 15,

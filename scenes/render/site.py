@@ -27,6 +27,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from scenes.kit.languages import LANGUAGES
+
 __all__ = [
     "LANGS",
     "WIDGETS",
@@ -42,7 +44,7 @@ __all__ = [
 ]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-LANGS = ("en", "zh", "ru")
+LANGS = LANGUAGES
 THEMES = ("dark", "light")
 MEDIA_KINDS = ("video", "gif", "webp", "still", "subtitles")
 

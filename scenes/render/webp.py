@@ -21,7 +21,7 @@ from PIL import Image
 
 from scenes.render.quality import scale_frame, timed_frames
 
-__all__ = ["WebpStats", "encode_webp", "webp_name"]
+__all__ = ["WebpStats", "encode_webp"]
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,6 @@ class WebpStats:
     lossless: bool
     quality: int
     encode_seconds: float
-
-
-def webp_name(stem: str, width: int, lossless: bool) -> str:
-    """``<stem>.<width>px.webp`` or ``<stem>.<width>px.lossless.webp``, with the real width."""
-    return f"{stem}.{width}px{'.lossless' if lossless else ''}.webp"
 
 
 def encode_webp(frames: Iterable[tuple[np.ndarray, float]], target: Path, width: int, fps: float = 15,
