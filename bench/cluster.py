@@ -5,13 +5,14 @@
     .venv/bin/python bench/cluster.py --sections paper --manifest renders/manifest.json
 
 Prints:
-  1. lecture: the 13 scenes at 480p15 through Dask (a local `dask scheduler` and two
+  1. lecture: every scene at 480p15 through Dask (a local `dask scheduler` and two
      `dask worker --nthreads 1`) against `normgeo render --all --jobs 2`, wall seconds, both cold;
   2. split: layernorm-hyperplane at 1080p60 with `--split 2` against unsplit (2 processes), cold;
+     and the same with each worker pinned to one core (`taskset`): two one-core workers against one;
   3. paper: the whole matrix (scenes × 3 languages × 2 themes × 1080p60 and 2160p60) on 1, 8
      and 32 two-core workers, from per-scene costs: a manifest's `render_seconds` where it has
-     them, else the 1080p60 render-per-second figures measured on 2026-11-29 (README) × each
-     scene's duration; 2160p60 as 4× 1080p60 (four times the pixels) unless measured. A two-core
+     them, else the 1080p60 figures of bench/exports.py (2026-11-30, README) on one core;
+     2160p60 as the measured 2160p60/1080p60 ratio × 1080p60 unless measured. A two-core
      worker runs two jobs at a time; jobs are placed longest first. With `--split`, the parts of
      a job are placed as jobs of their own, each with a fixed overhead (`--part-overhead`).
 Nothing here is a test; the machine's load skews wall times (say so when quoting them).
@@ -42,14 +43,21 @@ NORMGEO = [sys.executable, "-c", "from scenes.cli.main import main; main()"]
 SECTIONS = ("lecture", "split", "paper")
 LANGUAGES, THEMES = 3, 2
 
-# 1080p60 render seconds per second of video and video seconds, measured 2026-11-29 (README, --jobs 2 on 2 cores).
+# `normgeo render SCENE -q h --jobs 1`: wall seconds per second of video and video seconds, on this
+# 2-core machine (bench/exports.py, 2026-11-30 08:03–08:55 UTC). One render keeps about 1.5 cores
+# busy (drawing in one thread, x264 in others): pinned to one core, layernorm-hyperplane took
+# 63.7 s against 42.6 s (so a job's cost on one core is ONE_CORE × these), and 2160p60 took
+# K_OVER_H × the 1080p60 time (radial-projection: 59.3 s against 20.1 s).
 MEASURED_1080 = {
-    "radial-projection": (2.66, 34.7), "sphere-radii": (2.85, 28.6), "layernorm-hyperplane": (4.72, 48.1),
-    "layernorm-2d": (2.74, 27.7), "direction-not-length": (2.79, 24.7), "degrees-of-freedom": (2.67, 32.6),
-    "unified-formula": (2.62, 35.7), "normalization-axes": (3.73, 40.5), "conditioning": (2.51, 41.7),
-    "scale-invariance": (2.37, 28.7), "covariate-shift": (2.34, 46.6), "batch-dependence": (2.61, 39.2),
-    "prenorm-postnorm": (2.02, 36.7),
+    "radial-projection": (0.51, 39.7), "sphere-radii": (0.52, 32.7), "layernorm-hyperplane": (0.84, 50.5),
+    "epsilon-and-affine": (1.12, 40.7), "layernorm-2d": (0.55, 30.0), "rmsnorm-vs-layernorm": (0.64, 43.8),
+    "direction-not-length": (0.61, 24.7), "degrees-of-freedom": (0.58, 37.7), "unified-formula": (0.60, 35.7),
+    "normalization-axes": (0.71, 56.2), "batchnorm-geometry": (0.62, 41.9), "conditioning": (0.45, 56.9),
+    "layernorm-gradient": (1.14, 38.3), "scale-invariance": (0.47, 38.5), "covariate-shift": (0.48, 50.7),
+    "batch-dependence": (0.60, 39.2), "prenorm-postnorm": (0.43, 45.4), "dynamic-tanh": (0.72, 42.2),
 }
+ONE_CORE = 63.7 / 42.6
+K_OVER_H = 59.3 / 20.1
 
 
 def env() -> dict:
@@ -68,7 +76,7 @@ class LocalCluster:
     """`dask scheduler` and ``workers`` × `dask worker --nthreads 1` on 127.0.0.1, as separate
     processes (the way a real cluster is started), each in its own process group."""
 
-    def __init__(self, workers: int = 2):
+    def __init__(self, workers: int = 2, pinned: bool = False):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -76,8 +84,10 @@ class LocalCluster:
         dask = [sys.executable, "-m", "dask"]
         self.processes = [self._start([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                        "--no-dashboard"])]
-        self.processes += [self._start([*dask, "worker", self.address, "--nthreads", "1", "--no-dashboard"])
-                           for _ in range(workers)]
+        # pinned: worker i may use core i only (taskset), as if each were a one-core machine
+        self.processes += [self._start([*(["taskset", "-c", str(i % os.cpu_count())] if pinned else []),
+                                        *dask, "worker", self.address, "--nthreads", "1", "--no-dashboard"])
+                           for i in range(workers)]
         from distributed import Client
 
         with Client(self.address, timeout="60s") as client:
@@ -108,7 +118,11 @@ def lecture_section(scenes: list[str], size: list[str], work: Path) -> None:
     with LocalCluster(2) as cluster:
         dask = timed([*NORMGEO, "render", *scenes, *size, "--scheduler", cluster.address, "--quiet",
                       "--out", str(work / "dask")])
-    print(f"| --jobs 2 | {local:.1f} s |\n| Dask, local scheduler, 2 workers | {dask:.1f} s ({dask / local:.2f}×) |")
+    busy = {name: sum(r["render_seconds"] for r in json.loads((work / name / "manifest.json").read_text())["artifacts"].values())
+            for name in ("jobs2", "dask")}
+    print("| run | wall | job seconds summed (busy time of the two slots) |\n|---|---:|---:|")
+    print(f"| --jobs 2 | {local:.1f} s | {busy['jobs2']:.1f} s |\n"
+          f"| Dask, local scheduler, 2 workers | {dask:.1f} s ({dask / local:.2f}×) | {busy['dask']:.1f} s |")
 
 
 def split_section(scene: str, size: list[str], work: Path) -> None:
@@ -117,11 +131,22 @@ def split_section(scene: str, size: list[str], work: Path) -> None:
     parts = timed([*NORMGEO, "render", scene, *size, "--jobs", "2", "--split", "2", "--quiet",
                    "--out", str(work / "split")])
     print(f"| unsplit | {whole:.1f} s |\n| --split 2 | {parts:.1f} s ({parts / whole:.2f}×) |")
+    # The unsplit render already keeps both cores partly busy (drawing in one thread, x264 in
+    # others), so on one two-core machine a split can only win the idle share. Workers that are
+    # machines of their own are simulated by pinning: one worker on one core against two workers
+    # on a core each.
+    one = timed(["taskset", "-c", "0", *NORMGEO, "render", scene, *size, "--jobs", "1", "--quiet",
+                 "--out", str(work / "pinned-whole")])
+    with LocalCluster(2, pinned=True) as cluster:
+        two = timed([*NORMGEO, "render", scene, *size, "--scheduler", cluster.address, "--split", "2", "--quiet",
+                     "--out", str(work / "pinned-split")])
+    print(f"| unsplit, one one-core worker | {one:.1f} s |\n"
+          f"| --split 2, two one-core workers (Dask) | {two:.1f} s ({two / one:.2f}×) |")
 
 
 def scene_costs(manifest: Path | None) -> dict[tuple[str, str], float]:
     """(scene, quality label) → render seconds of one job."""
-    costs = {(scene, "1080p60"): rate * seconds for scene, (rate, seconds) in MEASURED_1080.items()}
+    costs = {(scene, "1080p60"): ONE_CORE * rate * seconds for scene, (rate, seconds) in MEASURED_1080.items()}
     if manifest is not None and manifest.is_file():
         for record in json.loads(manifest.read_text(encoding="utf-8"))["artifacts"].values():
             if record.get("quality") in ("1080p60", "2160p60") and record.get("settings", {}).get("format") == "mp4":
@@ -131,7 +156,7 @@ def scene_costs(manifest: Path | None) -> dict[tuple[str, str], float]:
         if (scene, "1080p60") not in costs:
             print(f"note: no 1080p60 cost for {scene}; the median scene's ({known[len(known) // 2]:.0f} s) is used")
             costs[(scene, "1080p60")] = known[len(known) // 2]
-        costs.setdefault((scene, "2160p60"), 4 * costs[(scene, "1080p60")])
+        costs.setdefault((scene, "2160p60"), K_OVER_H * costs[(scene, "1080p60")])
     return costs
 
 
@@ -156,7 +181,8 @@ def paper_section(manifest: Path | None, split: int, overhead: float) -> None:
     print(f"\n## On paper: {len(LECTURE_ORDER)} scenes × {LANGUAGES} languages × {THEMES} themes × 1080p60 and "
           f"2160p60 = {len(jobs)} videos, {sum(jobs) / 3600:.1f} h of rendering (one job per core)")
     print(f"source: {'manifest ' + str(manifest) + ' where it has records, ' if manifest else ''}"
-          f"README 1080p60 figures otherwise; 2160p60 = 4 × 1080p60 unless measured; {overhead:g} s per split part")
+          f"bench/exports.py's 1080p60 figures × {ONE_CORE:.2f} for one core otherwise; 2160p60 = {K_OVER_H:.2f} × "
+          f"1080p60 unless measured; {overhead:g} s per split part")
     print(f"| two-core workers | whole scenes | --split {split} | floor: longest job, whole / split |\n"
           "|---:|---:|---:|---:|")
     # each part rebuilds the scene up to its range, and a dry run plans the split: `overhead` s per part
@@ -173,7 +199,7 @@ def main() -> None:
     parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated: {', '.join(SECTIONS)}")
     parser.add_argument("--manifest", type=Path, default=None, help="per-scene costs from this manifest")
     parser.add_argument("--split", type=int, default=4, help="parts per job in the on-paper --split column")
-    parser.add_argument("--part-overhead", type=float, default=12.0,
+    parser.add_argument("--part-overhead", type=float, default=8.0,
                         help="seconds each split part adds (planning dry run, rebuilding the scene, start-up)")
     args = parser.parse_args()
     sections = set(args.sections.split(","))

@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,17 +34,10 @@ sys.path.insert(0, str(ROOT))
 from scenes.kit.registry import SCENES, entry  # noqa: E402
 from scenes.render import capture_lossless_frames, frames_at, read_timed_frames, ssim  # noqa: E402
 
-BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT / "bench"))
+from plain_manim import BIN, MANIM_CFG, timed  # noqa: E402
+
 SECTIONS = {"scene", "lecture", "gif", "hd", "surface"}
-MANIM_CFG = "[CLI]\nnotify_outdated_version = False\nprogress_bar = none\nverbosity = WARNING\n"
-
-
-def timed(command: list[str], cwd: Path) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"failed: {' '.join(command)}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}")
-    return time.perf_counter() - started
 
 
 def plain_manim(scene_id: str, workdir: Path, fmt: str = "mp4", quality: str = "-ql") -> tuple[float, Path]:

@@ -21,6 +21,7 @@ from normgeo.validation import as_dimension, as_positive_number
 __all__ = ["VARIANTS", "TrainingRun", "train_mlp", "classification_data", "covariate_shift_study", "CovariateShiftStudy"]
 
 VARIANTS = ("none", "batchnorm", "noisy-batchnorm")
+VARIANT_NAMES = {"none": "without normalization", "batchnorm": "with BatchNorm", "noisy-batchnorm": "with noisy BatchNorm"}
 
 
 def classification_data(n_samples: int = 1024, n_features: int = 20, n_classes: int = 4, seed: int = 0):
@@ -133,12 +134,13 @@ def train_mlp(variant: str, steps: int = 200, learning_rate: float = 1.0, batch_
         batch = batch_rng.choice(features.shape[0], size=batch_size, replace=False)
         with np.errstate(over="ignore", invalid="ignore"):
             loss, grads, hidden_input = _loss_and_grads(weights, features[batch], labels[batch], variant, noise_rng, noise)
-        if not np.isfinite(loss) or not all(np.isfinite(g).all() for g in grads):
+            moments = np.stack([hidden_input.mean(axis=0), hidden_input.std(axis=0)])
+        if not np.isfinite(loss) or not all(np.isfinite(g).all() for g in grads) or not np.isfinite(moments).all():
             raise InvalidParameterError(
-                f"training {variant} diverged at step {step} (learning rate {lr} is too large for it)"
+                f"training {VARIANT_NAMES[variant]} diverged at step {step} (learning rate {lr:g} is too large for "
+                f"it with seed {seed})"
             )
         losses.append(loss)
-        moments = np.stack([hidden_input.mean(axis=0), hidden_input.std(axis=0)])
         if previous is not None:
             shifts.append(float(np.mean(np.abs(moments - previous))))
         previous = moments

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, Create, FadeIn, Line, VGroup
 
-from normgeo import VARIANTS, covariate_shift_study
+from normgeo import VARIANTS, InvalidParameterError, covariate_shift_study
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
-from scenes.kit.spec import SceneSpec, check_range, setting
+from scenes.kit.spec import SceneSpec, SpecError, check_range, setting
 from scenes.kit.text import math_number
 from scenes.kit.widgets import text_mobject
 
@@ -28,6 +29,16 @@ class CovariateShiftSpec(SceneSpec):
 
     def validate(self) -> None:
         check_range("window", self.window, 1, self.steps // 2)
+        try:  # a run that diverges is bad input, said before anything renders
+            study(self.steps, self.learning_rate, self.seed)
+        except InvalidParameterError as error:
+            raise SpecError(f"learning_rate: {error}; try a smaller learning_rate or another seed") from None
+
+
+@lru_cache(maxsize=8)
+def study(steps: int, learning_rate: float, seed: int):
+    """The three training runs (computed once per setting: the spec checks them, the scene plots them)."""
+    return covariate_shift_study(steps=steps, learning_rate=learning_rate, seed=seed)
 
 
 class CovariateShift(NormGeoScene):
@@ -49,7 +60,7 @@ class CovariateShift(NormGeoScene):
     def train_three_ways(self) -> None:
         """Everything the scene shows, from the core: three training runs and what they measure."""
         spec, colors = self.spec, self.palette
-        self.study = covariate_shift_study(steps=spec.steps, learning_rate=spec.learning_rate, seed=spec.seed)
+        self.study = study(spec.steps, spec.learning_rate, spec.seed)
         self.smoothed = {v: self.study.runs[v].smoothed_losses(spec.window) for v in VARIANTS}
         self.mean_loss = {v: self.study.mean_loss(v) for v in VARIANTS}
         self.hues = {"none": colors.raw, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.highlight}

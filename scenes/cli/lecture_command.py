@@ -7,7 +7,7 @@ import sys
 import click
 
 from scenes.cli.errors import reports_bad_input
-from scenes.cli.options import render_options
+from scenes.cli.options import encoder_preset_option, render_options
 from scenes.cli.render_command import render_batch
 from scenes.kit.registry import LECTURE_ORDER
 from scenes.render import RenderSettings, join_lecture
@@ -18,12 +18,13 @@ __all__ = ["lecture_command"]
 
 @click.command("lecture")
 @render_options
+@encoder_preset_option
 @reports_bad_input
-def lecture_command(resolution, quality, **common) -> None:
+def lecture_command(encoder_preset, resolution, quality, **common) -> None:
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
     scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
     (`--lang all --theme all`: six); then refresh the site (`normgeo site`)."""
-    settings = RenderSettings(quality, "mp4", False, resolution)
+    settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset)
     results = render_batch(list(LECTURE_ORDER), settings, exit_on_failure=False, **common)
     if any(r.status == "failed" for r in results):
         click.echo("normgeo: the lecture needs every scene; fix the failures above", err=True)

@@ -10,10 +10,10 @@ from scenes.cli.errors import UsageProblem
 from scenes.kit.languages import DEFAULT_LANGUAGE, LANGUAGES
 from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.theme import DEFAULT_THEME, THEMES
-from scenes.render.settings import QUALITIES, parse_resolution
+from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
 
 __all__ = ["lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
-           "resolution_value", "matrix_value"]
+           "resolution_value", "matrix_value", "encoder_preset_option"]
 
 
 def _choice(kind: str, known):
@@ -85,6 +85,11 @@ split_option = click.option("--split", type=click.IntRange(1, 64), default=1, sh
                             help="Render each video as N ranges of its animations on N workers and join them "
                                  "(no re-encode; same frames and subtitles as one piece). Videos only: stills "
                                  "and GIFs render whole.")
+encoder_preset_option = click.option(
+    "--encoder-preset", default=DEFAULT_ENCODER_PRESET, show_default=True,
+    callback=_choice("encoder preset", X264_PRESETS), metavar="PRESET",
+    help=f"x264 preset of H.264 video (mp4, opaque mov): {', '.join(X264_PRESETS)}. {MANIM_ENCODER_PRESET} is "
+         "what plain Manim uses (slower); the quality target, CRF 23, is Manim's either way.")
 force_option = click.option("--force", is_flag=True, help="Render even if an identical render is already there.")
 quiet_option = click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 verbose_option = click.option("--verbose", is_flag=True, help="Show Manim's own log.")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import render_options, scene_selection, with_scene_arguments
+from scenes.cli.options import encoder_preset_option, render_options, scene_selection, with_scene_arguments
 from scenes.cli.progress import TerminalReporter, summary_line
 from scenes.render import (
     ANIMATION_FORMATS,
@@ -37,12 +37,13 @@ __all__ = ["render_command", "still_command", "gif_command", "render_batch"]
 @render_options
 @click.option("--format", "fmt", default="mp4", show_default=True, help=f"Output format: {', '.join(FORMATS)}.")
 @click.option("--transparent", is_flag=True, help="Transparent background (mov, webm, png) for overlays.")
+@encoder_preset_option
 @reports_bad_input
-def render_command(scene_ids, all_scenes, fmt, transparent, resolution, quality, **common) -> None:
+def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, resolution, quality, **common) -> None:
     """Render scenes (default: all) to video with subtitles (.srt and .vtt) into the output folder."""
     check_format(fmt)
     check_transparency(fmt, transparent)
-    settings = RenderSettings(quality, fmt, transparent, resolution)
+    settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset)
     # GIFs always go through the lossless-frame pipeline of `normgeo gif` (with its defaults).
     gif = GifOptions(width=min(640, resolution[0] if resolution else 640)) if fmt == "gif" else None
     render_batch(scene_selection(scene_ids, all_scenes), settings, still=fmt == "png", gif=gif, **common)

@@ -7,7 +7,7 @@ from manim import NumberPlane, ThreeDAxes
 
 from scenes.kit.numbers import nice_step
 
-__all__ = ["to_points", "to_coordinates", "make_plane", "make_space_axes"]
+__all__ = ["to_points", "to_coordinates", "make_plane", "make_space_axes", "shade_axes_cheaply"]
 
 
 def make_plane(extent: float, height: float, center, palette, step: float | None = None) -> NumberPlane:
@@ -27,8 +27,9 @@ def make_plane(extent: float, height: float, center, palette, step: float | None
 
 
 def make_space_axes(extent: float, length: float, palette) -> ThreeDAxes:
-    """3-D axes over [−extent, extent]³ drawn ``length`` scene units long, no ticks."""
-    return ThreeDAxes(
+    """3-D axes over [−extent, extent]³ drawn ``length`` scene units long, no ticks, shaded the
+    way Manim shades them at a fraction of the cost (``shade_axes_cheaply``)."""
+    axes = ThreeDAxes(
         x_range=(-extent, extent, 1),
         y_range=(-extent, extent, 1),
         z_range=(-extent, extent, 1),
@@ -37,6 +38,30 @@ def make_space_axes(extent: float, length: float, palette) -> ThreeDAxes:
         z_length=length,
         axis_config={"stroke_color": palette.muted, "stroke_width": 2, "include_ticks": False, "include_tip": False},
     )
+    return shade_axes_cheaply(axes)
+
+
+def shade_axes_cheaply(axes: ThreeDAxes) -> ThreeDAxes:
+    """Manim draws each 3-D axis as 20 pieces, each shaded by a gradient between two corners of
+    the whole axis's bounding box, and finds that box again from every piece's anchors for every
+    piece in every frame: about a third of the time a 3-D frame takes. The pieces lie on the axis
+    line, so the line's own end points span the same box; this takes the corners from them."""
+    light = np.asarray(axes.light_source, dtype=float)
+
+    def corners(axis):
+        return lambda: (_box_corner(axis.points, -light), _box_corner(axis.points, light))
+
+    for axis in axes.axes:
+        for piece in axis.family_members_with_points():
+            piece.get_gradient_start_and_end_points = corners(axis)
+    return axes
+
+
+def _box_corner(points: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """The corner (or edge centre) of the bounding box of ``points`` toward ``direction``, as
+    Manim's ``get_critical_point`` picks it."""
+    low, high = points.min(axis=0), points.max(axis=0)
+    return np.where(direction < 0, low, np.where(direction > 0, high, (low + high) / 2))
 
 
 def to_points(coordinate_system, vectors) -> np.ndarray:

@@ -407,7 +407,7 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
             elif kind == "whole":
                 finish(index, _install_or_fail(job, digest, outcome.value))
             elif kind == "plan":
-                ranges = splitting.plan_parts(outcome.value["durations"], split)
+                ranges = splitting.plan_parts(outcome.value["costs"], split)
                 payload = job_payload(job, digest, verbose)
                 if len(ranges) == 1:
                     executor.submit(("whole", index), produce, payload)

@@ -14,7 +14,7 @@ from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
 from scenes.render.settings import RenderSettings
 
-__all__ = ["ManimOutput", "run_manim", "record_frame_repeats", "expand_repeats", "load_png_frames", "png_frames",
+__all__ = ["ManimOutput", "manim_options", "run_manim", "record_frame_repeats", "expand_repeats", "load_png_frames", "png_frames",
            "capture_lossless_frames"]
 
 
@@ -32,33 +32,53 @@ class ManimOutput:
     frame_rate: float = 15.0
 
 
-def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, *, still: bool = False,
-              frames: bool = False, frame_rate: int | None = None, verbose: bool = False) -> ManimOutput:
-    """Render ``scene_id`` with ``spec`` into ``scratch``: a video (``settings.format``), the last
-    frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``)."""
-    from manim import config, logger, tempconfig
+def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, verbose: bool = False,
+                  video: bool = True) -> dict:
+    """Manim's config for one render into ``scratch``: size, format, quiet logging, no cache of
+    Manim's own (normgeo caches whole artefacts), and for a video the encoder settings
+    (``settings.encoder_preset``, see ``segment_encoder``)."""
+    from scenes.render.segment_encoder import encoder_config
 
     options = {
         "media_dir": str(scratch),
         "quality": settings.manim_quality,
-        "format": "png-sequence" if frames else settings.format,
+        "format": settings.format,
         "transparent": settings.transparent,
         "output_file": scene_id,
         "disable_caching": True,
         "progress_bar": "display" if verbose else "none",
         "verbosity": "INFO" if verbose else "ERROR",
         "notify_outdated_version": False,
-        "write_to_movie": not still and not frames,
-        "save_last_frame": still,
     }
     if settings.resolution is not None:
         options["pixel_width"], options["pixel_height"] = settings.resolution
+    if video:
+        options |= encoder_config(settings.format, settings.transparent, settings.encoder_preset)
+    return options
+
+
+def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, *, still: bool = False,
+              frames: bool = False, frame_rate: int | None = None, verbose: bool = False) -> ManimOutput:
+    """Render ``scene_id`` with ``spec`` into ``scratch``: a video (``settings.format``), the last
+    frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``)."""
+    from manim import config, logger, tempconfig
+
+    from scenes.render.segment_encoder import use_held_frame_encoder
+
+    video = not still and not frames
+    options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
+        "format": "png-sequence" if frames else settings.format,
+        "write_to_movie": video,
+        "save_last_frame": still,
+    }
     if frame_rate is not None:
         options["frame_rate"] = frame_rate
     scene_class = entry(scene_id).load()
     with tempconfig(options):
         logger.setLevel(config.verbosity)
         scene = scene_class(spec=spec, skip_animations=still)
+        if video:
+            use_held_frame_encoder(scene.renderer.file_writer)
         repeats = record_frame_repeats(scene) if frames else []
         scene.render()
         writer = scene.renderer.file_writer

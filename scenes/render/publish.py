@@ -41,8 +41,8 @@ def site_content(out_dir: Path) -> tuple[list[SiteScene], list[SiteLecture]]:
         for name, record in mine:
             lang, theme = record["spec"]["lang"], record["spec"]["theme"]
             for file_name in record.get("files", [name]):
-                kind = KIND_OF_SUFFIX.get(Path(file_name).suffix)
-                if kind is None or file_name.endswith(".loop.mp4"):  # the page has no slot for loop videos yet
+                kind = "loop" if file_name.endswith(".loop.mp4") else KIND_OF_SUFFIX.get(Path(file_name).suffix)
+                if kind is None:
                     continue
                 path = out_dir / file_name
                 media.append(SiteMedia(kind, lang, theme, path, path.stat().st_size))

@@ -34,6 +34,7 @@ __all__ = [
     "FfmpegSsim",
     "ssim_of_animation",
     "ssim_of_frames",
+    "ssim_of_videos",
     "decoded_frames",
     "scaled_size",
     "scale_frame",
@@ -279,3 +280,20 @@ def ssim_of_animation(path: Path, reference: Iterable[tuple[np.ndarray, float]],
             yield (scale_frame(frame, width) if frame.shape[1] != width else frame), seconds
 
     return ssim_of_frames(chained(), fitted(), method)
+
+
+def ssim_of_videos(path: Path, reference: Path, every: int = 1, method: str = "ffmpeg") -> float:
+    """Mean SSIM (by ``method``) of the video in ``path`` against the video ``reference`` of the
+    same size and frame count, frame by frame, over every ``every``-th frame."""
+    if every < 1:
+        raise ValueError("every must be at least 1")
+    compare = _comparer(method)
+    values = []
+    with av.open(str(path)) as shown, av.open(str(reference)) as ref:
+        pairs = zip(shown.decode(video=0), ref.decode(video=0), strict=True)
+        for index, (a, b) in enumerate(pairs):
+            if index % every == 0:
+                values.append(compare(a.to_ndarray(format="rgb24"), b.to_ndarray(format="rgb24")))
+    if not values:
+        raise ValueError(f"{path} has no frames")
+    return float(np.mean(values))

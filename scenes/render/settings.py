@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["QUALITIES", "FORMATS", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution"]
+__all__ = ["QUALITIES", "FORMATS", "X264_PRESETS", "DEFAULT_ENCODER_PRESET", "MANIM_ENCODER_PRESET", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution"]
 
 # Manim's presets: flag → (manim quality name, label used in file names).
 QUALITIES = {
@@ -19,6 +19,11 @@ FORMATS = ("mp4", "webm", "mov", "gif", "png")
 ANIMATION_FORMATS = ("gif", "webp", "mp4")
 PRESET_SIZES = {"l": (854, 480), "m": (1280, 720), "h": (1920, 1080), "k": (3840, 2160)}
 TRANSPARENT_FORMATS = ("mov", "webm", "png")
+# x264's presets for H.264 videos (`--encoder-preset`): ours is veryfast, plain Manim's is x264's own
+# default, medium; CRF stays Manim's 23 (see scenes/render/segment_encoder.py and the README's figures).
+X264_PRESETS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow")
+DEFAULT_ENCODER_PRESET = "veryfast"
+MANIM_ENCODER_PRESET = "medium"
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,7 @@ class RenderSettings:
     format: str = "mp4"
     transparent: bool = False
     resolution: tuple[int, int] | None = None
+    encoder_preset: str = DEFAULT_ENCODER_PRESET
 
     @property
     def quality_label(self) -> str:

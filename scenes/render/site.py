@@ -25,9 +25,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from babel.numbers import format_decimal
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scenes.kit.languages import LANGUAGES
+from scenes.kit.numbers import BABEL_LOCALES
 
 __all__ = [
     "LANGS",
@@ -46,7 +48,7 @@ __all__ = [
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 LANGS = LANGUAGES
 THEMES = ("dark", "light")
-MEDIA_KINDS = ("video", "gif", "webp", "still", "subtitles")
+MEDIA_KINDS = ("video", "gif", "webp", "loop", "still", "subtitles")
 
 #: widget name → its script in ``scenes/web``
 WIDGETS = {
@@ -88,7 +90,8 @@ class SiteStep:
 
 @dataclass(frozen=True)
 class SiteMedia:
-    """One rendered file of a scene: ``kind`` is video, gif, webp, still or subtitles (a VTT)."""
+    """One rendered file of a scene: ``kind`` is video, gif, webp, loop (the small looping MP4 of
+    ``normgeo gif --format mp4``), still or subtitles (a VTT)."""
 
     kind: str
     lang: str
@@ -414,6 +417,7 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
             still = _pick(scene.media, "still", lang, default_lang)
             gif = _pick(scene.media, "gif", lang, default_lang)
             webp = _pick(scene.media, "webp", lang, default_lang)
+            loop = _pick(scene.media, "loop", lang, default_lang)
             subtitles = _pick(scene.media, "subtitles", lang, default_lang)
             subtitle_item = next(iter(subtitles.values()), None)
             if subtitle_item is not None:
@@ -427,6 +431,13 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
 
             title = inline_math(_text(scene.titles, lang, default_lang))
             any_gif = gif.get("light") or gif.get("dark")
+            animations = [{"kind": kind, "urls": _urls(picked),
+                           "size": t(lang, "page.kilobytes",
+                                     size=kilobytes(next(iter(picked.values())).size_bytes, lang))}
+                          for kind, picked in (("gif", gif), ("webp", webp), ("loop", loop)) if picked]
+            shown = gif or webp
+            any_shown = shown.get("light") or shown.get("dark") if shown else None
+            any_loop = loop.get("light") or loop.get("dark")
             views.append(
                 {
                     "id": scene.id,
@@ -442,6 +453,11 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
                     "gif": _urls(gif),
                     "gif_size": _size(any_gif),
                     "webp": _urls(webp),
+                    "loop": _urls(loop),
+                    "loop_size": _size(any_loop),
+                    "animation": _urls(shown) if shown else {},
+                    "animation_size": _size(any_shown),
+                    "animations": animations,
                     "subtitles": _urls(subtitles),
                     "cues": [[round(a, 3), round(b, 3), c] for a, b, c in cues],
                     "cue_lang": cue_lang,
@@ -498,6 +514,18 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
         )
         pages.append(f"widgets/{name}.html")
     return SiteReport(out, len(scenes), media_files, media_bytes, _tree_bytes(out), pages)
+
+
+def kilobytes(size_bytes: int, lang: str) -> str:
+    """A file size in kilobytes (1000 bytes), the number written the way ``lang`` writes numbers
+    (the unit comes from ui.toml's ``page.kilobytes``).
+
+    >>> kilobytes(221_576, "en"), kilobytes(1_234_567, "ru"), kilobytes(840, "ru")
+    ('222', '1\xa0235', '0,8')
+    """
+    value = size_bytes / 1000
+    pattern = "#,##0" if value >= 10 else "#,##0.#"
+    return format_decimal(value, format=pattern, locale=BABEL_LOCALES[lang])
 
 
 def _size(item: SiteMedia | None) -> tuple[int, int] | None:

@@ -29,6 +29,7 @@ import srt
 
 from scenes.kit.registry import entry
 from scenes.render.executors import JobFailed, worker_name
+from scenes.render.manim_run import manim_options
 from scenes.render.subtitles import srt_to_vtt
 from scenes.render.video import concatenate
 
@@ -37,9 +38,9 @@ __all__ = ["plan_parts", "plan_job", "render_part", "join_parts"]
 EPS = 1e-4  # seconds; clock values compared across one run are equal, this only absorbs rounding
 
 
-def plan_parts(durations: list[float], parts: int) -> list[tuple[int, int]]:
+def plan_parts(costs: list[float], parts: int) -> list[tuple[int, int]]:
     """Contiguous ranges ``(first, last)`` of animation numbers, at most ``parts`` of them, each
-    with about the same duration (never an empty one).
+    with about the same total cost (never an empty one).
 
     >>> plan_parts([1, 1, 1, 1], 2)
     [(0, 1), (2, 3)]
@@ -48,12 +49,12 @@ def plan_parts(durations: list[float], parts: int) -> list[tuple[int, int]]:
     >>> plan_parts([2.0], 3)
     [(0, 0)]
     """
-    count = len(durations)
+    count = len(costs)
     parts = max(1, min(parts, count))
-    total = float(sum(durations)) or 1.0
+    total = float(sum(costs)) or 1.0
     ranges, first, elapsed = [], 0, 0.0
-    for index, duration in enumerate(durations):
-        elapsed += duration
+    for index, cost in enumerate(costs):
+        elapsed += cost
         remaining_parts = parts - len(ranges) - 1
         if remaining_parts == 0:
             break
@@ -65,27 +66,16 @@ def plan_parts(durations: list[float], parts: int) -> list[tuple[int, int]]:
     return ranges
 
 
-def _manim_options(job, scratch: Path, verbose: bool) -> dict:
-    settings = job.settings_for_output
-    options = {
-        "media_dir": str(scratch),
-        "quality": settings.manim_quality,
-        "format": settings.format,
-        "transparent": settings.transparent,
-        "output_file": job.scene_id,
-        "disable_caching": True,
-        "progress_bar": "display" if verbose else "none",
-        "verbosity": "INFO" if verbose else "ERROR",
-        "notify_outdated_version": False,
-    }
-    if settings.resolution is not None:
-        options["pixel_width"], options["pixel_height"] = settings.resolution
-    return options
-
-
 def plan_job(payload: dict) -> dict:
-    """The duration of each animation of the job's scene, from a run that draws nothing (a few
-    seconds): ``{"durations": [...], "worker": ...}``. Runs on a worker."""
+    """The duration and the estimated render cost of each animation of the job's scene, from a run
+    that skips every animation (a few seconds): ``{"durations", "costs", "worker"}``. Runs on a
+    worker.
+
+    The cost of an animation is the frames it draws times the seconds to draw what moves in it
+    (measured by drawing its last frame once) and to convert a frame for the encoder, plus the
+    frames it shows times x264's CPU seconds per frame (measured on the scene's last frame). A
+    wait with nothing moving draws one frame and shows many. Ranges of equal cost finish together;
+    ranges of equal duration do not (a 3-D part draws several times slower than a caption)."""
     from manim import config, logger, tempconfig
 
     from scenes.render.jobs import failure_reason, job_from_payload
@@ -93,15 +83,24 @@ def plan_job(payload: dict) -> dict:
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-plan-"))
     try:
         job = job_from_payload(payload)
-        options = _manim_options(job, scratch, False) | {"dry_run": True, "write_to_movie": False}
+        options = manim_options(job.scene_id, job.settings_for_output, scratch, video=False) | {
+            "dry_run": True, "write_to_movie": False}
         with tempconfig(options):
             logger.setLevel(config.verbosity)
             scene = entry(job.scene_id).load()(spec=job.spec, skip_animations=True)
-            starts = _record_play_starts(scene)
+            plays = _record_play_costs(scene)
             scene.render()
             end = float(scene.time)
-        times = [starts[number] for number in sorted(starts)] + [end]
-        return {"durations": [b - a for a, b in zip(times, times[1:])], "worker": worker_name()}
+            frame_rate = float(config.frame_rate)
+            camera = scene.renderer.camera
+            camera.reset()
+            camera.capture_mobjects(scene.mobjects)
+            convert, encode = _per_frame_seconds(camera.pixel_array, job.settings_for_output)
+        times = [play["start"] for play in plays] + [end]
+        durations = [b - a for a, b in zip(times, times[1:])]
+        costs = [(1 if play["frozen"] else max(1, round(duration * frame_rate))) * (play["draw"] + convert)
+                 + duration * frame_rate * encode for play, duration in zip(plays, durations)]
+        return {"durations": durations, "costs": costs, "worker": worker_name()}
     except (KeyboardInterrupt, JobFailed):
         raise
     except Exception as error:
@@ -109,6 +108,60 @@ def plan_job(payload: dict) -> dict:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
+
+
+def _record_play_costs(scene) -> list[dict]:
+    """For each animation, in order: when it began, whether it is a wait with nothing moving, and
+    the seconds it takes to draw its moving mobjects once (in their final state)."""
+    renderer = scene.renderer
+    original = renderer.play
+    plays: list[dict] = []
+
+    def play(*args, **kwargs):
+        start = float(renderer.time)
+        original(*args, **kwargs)
+        frozen = bool(scene.animations) and scene.is_current_animation_frozen_frame()
+        camera = renderer.camera
+        began = time.perf_counter()
+        camera.reset()
+        camera.capture_mobjects(list(scene.moving_mobjects) + list(scene.foreground_mobjects))
+        plays.append({"start": start, "frozen": frozen, "draw": time.perf_counter() - began})
+
+    renderer.play = play
+    return plays
+
+
+def _per_frame_seconds(pixels, settings) -> tuple[float, float]:
+    """(seconds to convert one drawn frame to YUV 4:2:0, CPU seconds x264 spends on one shown
+    frame at ``settings.encoder_preset``), measured on ``pixels`` (an RGBA frame of the scene).
+    Only H.264 output is measured for encoding; other codecs count conversion only."""
+    import io
+
+    import av
+
+    from scenes.render.segment_encoder import encoder_config
+
+    began = time.perf_counter()
+    for _ in range(3):
+        picture = av.VideoFrame.from_ndarray(pixels, format="rgba").reformat(format="yuv420p")
+    convert = (time.perf_counter() - began) / 3
+    options = encoder_config(settings.format, settings.transparent, settings.encoder_preset).get("video_encoder_options")
+    if options is None:
+        return convert, 0.0
+    height, width = pixels.shape[:2]
+    frames = 8
+    with av.open(io.BytesIO(), "w", format="mp4") as container:
+        stream = container.add_stream("libx264", rate=60, options=dict(options))
+        stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+        began = time.process_time()
+        for number in range(frames):
+            picture.pts = number
+            for packet in stream.encode(picture):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+        encode = (time.process_time() - began) / frames
+    return convert, encode
 
 
 def _record_play_starts(scene) -> dict[int, float]:
@@ -132,12 +185,13 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
     from manim import config, logger, tempconfig
 
     from scenes.render.jobs import failure_reason, job_from_payload
+    from scenes.render.segment_encoder import use_held_frame_encoder
 
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-part-"))
     try:
         job = job_from_payload(payload)
-        options = _manim_options(job, scratch, payload.get("verbose", False)) | {
+        options = manim_options(job.scene_id, job.settings_for_output, scratch, verbose=payload.get("verbose", False)) | {
             "from_animation_number": first, "upto_animation_number": -1 if is_last else last,
             "write_to_movie": True, "save_last_frame": False}
         # Manim writes the part's own .srt too (unused); srt logs the cues clipped to nothing there
@@ -145,6 +199,7 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
         with tempconfig(options):
             logger.setLevel(config.verbosity)
             scene = entry(job.scene_id).load()(spec=job.spec)
+            use_held_frame_encoder(scene.renderer.file_writer)
             starts = _record_play_starts(scene)
             added = _record_captions(scene)
             ending: dict = {}

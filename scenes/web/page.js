@@ -45,9 +45,13 @@
       var width = box.getAttribute('data-width'), height = box.getAttribute('data-height');
       var size = width ? ' width="' + width + '" height="' + height + '"' : '';
       var text;
-      if (box.getAttribute('data-snippet') === 'gif') {
-        var src = box.getAttribute('data-src-' + theme) || box.getAttribute('data-src-dark') || box.getAttribute('data-src-light');
+      var kind = box.getAttribute('data-snippet');
+      var src = box.getAttribute('data-src-' + theme) || box.getAttribute('data-src-dark') || box.getAttribute('data-src-light');
+      if (kind === 'gif') {
         text = '<img src="' + base + src + '" alt="' + escapeAttr(box.getAttribute('data-alt')) + '"' + size + ' loading="lazy">';
+      } else if (kind === 'loop') {
+        text = '<video src="' + base + src + '" autoplay muted loop playsinline aria-label="' +
+          escapeAttr(box.getAttribute('data-alt')) + '"' + size + '></video>';
       } else {
         var name = box.getAttribute('data-widget-name');
         text = '<iframe src="' + base + 'widgets/' + name + '.html?lang=' + lang + '&amp;theme=' + theme + '" title="' +

@@ -330,7 +330,7 @@ def test_the_benchmark_refuses_an_unknown_scene_with_the_valid_ones():
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, str(REPO / "bench" / "gif_vs_gifski.py"), "--scenes", "radial-projection,nope"],
+    run = subprocess.run([sys.executable, str(REPO / "bench" / "exports.py"), "--scenes", "radial-projection,nope"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert "unknown scene nope; valid:" in run.stderr and "radial-projection" in run.stderr

@@ -23,6 +23,8 @@ def normgeo(*args):
 def rendered(tmp_path_factory):
     out = tmp_path_factory.mktemp("renders")
     for args in (("render", "scale-invariance"), ("still", "scale-invariance"), ("gif", "scale-invariance", "--width", 160),
+                 ("gif", "scale-invariance", "--width", 160, "--format", "webp"),
+                 ("gif", "scale-invariance", "--width", 160, "--format", "mp4"),
                  ("render", "layernorm-2d", "--lang", "ru")):
         normgeo(*args, *TINY, "--out", out, "--jobs", 1)
     return out
@@ -42,6 +44,38 @@ def test_site_from_real_renders_opens_from_disk(rendered, open_page):
         assert step["text"] in text
     positions = [text.find(title) for title in ("LayerNorm in 2-D", "Only the direction of the weights matters")]
     assert -1 not in positions and positions == sorted(positions)  # lecture order
+
+
+def test_the_page_offers_gif_webp_and_looping_mp4_with_their_sizes(rendered, open_page):
+    """The three web animations are linked with their sizes in kB (as Russian writes numbers on
+    the Russian page), the shown one is the GIF, and the looping MP4's snippet is a muted,
+    looping, inline <video>, whose file plays in Chromium."""
+    normgeo("site", "--out", rendered)
+    stem = rendered / "scale-invariance" / "scale-invariance.en.dark.160px"
+    sizes = {kind: (stem.parent / f"{stem.name}.{suffix}").stat().st_size
+             for kind, suffix in (("gif", "gif"), ("webp", "webp"), ("loop", "loop.mp4"))}
+    for page_name, unit, comma in (("index.html", "kB", "."), ("index.ru.html", "КБ", ",")):
+        page = open_page(rendered / "site" / page_name)
+        figure = page.locator("#scale-invariance .ng-gif")
+        links = figure.locator(".ng-formats a")
+        assert [links.nth(i).get_attribute("data-format") for i in range(links.count())] == ["gif", "webp", "loop"]
+        caption = figure.locator(".ng-formats").inner_text()
+        for size in sizes.values():
+            kilobytes = size / 1000
+            number = f"{kilobytes:.0f}" if kilobytes >= 10 else f"{kilobytes:.1f}".rstrip("0").rstrip(".")
+            assert f"{number.replace('.', comma)} {unit}" in caption
+        assert figure.locator("img").get_attribute("src").endswith(".gif")
+        snippet = figure.locator('.ng-snippet[data-snippet="loop"] textarea').input_value()
+        assert snippet.startswith("<video src=") and "autoplay muted loop playsinline" in snippet
+        assert ".mp4" in snippet
+    loop_url = page.locator('#scale-invariance .ng-formats a[data-format="loop"]').get_attribute("href")
+    ready = page.evaluate("""async (url) => {
+        const video = document.createElement('video');
+        video.muted = true; video.src = url;
+        await new Promise((done, fail) => { video.onloadeddata = done; video.onerror = fail; });
+        return [video.readyState, video.videoWidth];
+    }""", loop_url)
+    assert ready[0] >= 2 and ready[1] == 160
 
 
 def test_gallery_is_retired_with_a_clear_message(rendered):

@@ -201,3 +201,14 @@ def test_as_dict_is_json_ready():
     """Tuples become lists so that the manifest can record the spec."""
     assert RadialProjectionSpec().as_dict()["vectors"][0] == [3.0, 4.0]
     assert Path  # keeps the import used where Path is needed by tmp_path fixtures
+
+
+def test_a_covariate_shift_run_that_diverges_is_refused_as_bad_input():
+    """Seed 2 at learning rate 1 makes the unnormalized run diverge: the spec says so in one line
+    (exit 2 from the CLI) instead of failing mid-render; a smaller rate with the same seed is fine."""
+    from scenes.covariate_shift import CovariateShiftSpec
+
+    with pytest.raises(SpecError, match=r"^learning_rate: training without normalization diverged at step \d+ "
+                                        r"\(learning rate 1 is too large for it with seed 2\)"):
+        CovariateShiftSpec(seed=2)
+    CovariateShiftSpec(seed=2, learning_rate=0.5)

@@ -1,13 +1,20 @@
-"""normgeo's GIF encoder against gifski, scene by scene, from the same lossless frames.
+"""Exports against the best encoders, scene by scene, in one run: GIFs against gifski, WebP and a
+looping MP4 at the same SSIM, and 1080p60 video against plain `manim render -qh`.
 
-For each scene: the frames (as shown, held frames with their repeat counts) are scaled once to
-the width (Lanczos) and written as PNGs; gifski encodes those PNGs at ``--gifski-quality``; normgeo
-encodes the same PNGs at the lowest quality whose SSIM is at least gifski's (a bisection on
+Animations. For each scene the frames (as shown, held frames with their repeat counts) are scaled
+once to the width (Lanczos) and written as PNGs; gifski encodes those PNGs at ``--gifski-quality``;
+normgeo encodes the same PNGs at the lowest quality whose SSIM is at least gifski's (a bisection on
 quality). Then animated WebP (lossy at the same SSIM; lossless from the source; lossless of the
 GIF's own frames, i.e. the same SSIM as the GIF) and a looping H.264 MP4 at the same SSIM when
 4:2:0 chroma can reach it. SSIM is one method for everything (named in the output), matched by
 time against the scaled lossless frames. Times are wall-clock seconds once the frames exist;
 peak memory is the encoding process's maximum resident set.
+
+Video. ``manim render -qh`` of the scene's file in a fresh folder (Manim's defaults: x264 preset
+medium, CRF 23, one encoder in flight) against ``normgeo render SCENE -q h --jobs 1`` (its defaults),
+both cold, wall seconds of the whole command; bytes of each file; SSIM of normgeo's video against
+plain Manim's, frame by frame over every ``--video-every``-th frame. ``--k-scenes`` does the same at
+2160p60 (``-qk``, ``-q k``) for the scenes named.
 
 Frames are read from ``--frames-dir/<scene>/`` (``frames.json`` + PNGs, identical consecutive
 frames stored once with a repeat count); a missing scene is captured there first.
@@ -15,7 +22,8 @@ frames stored once with a repeat count); a missing scene is captured there first
 gifski is not a dependency of normgeo: when it is not on PATH, the npm package ``gifski`` (which
 ships a Debian binary) is installed into ``--cache``.
 
-    .venv/bin/python bench/gif_vs_gifski.py --scenes radial-projection,conditioning
+    .venv/bin/python bench/exports.py                              # every scene (about an hour)
+    .venv/bin/python bench/exports.py --scenes radial-projection --no-video
 """
 
 from __future__ import annotations
@@ -39,9 +47,14 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scenes.render.quality import method_name, scale_frame, ssim_of_animation  # noqa: E402
+from scenes.kit.registry import LECTURE_ORDER, SCENES, entry  # noqa: E402
+from scenes.render.manim_run import capture_lossless_frames  # noqa: E402
+from scenes.render.quality import method_name, scale_frame, ssim_of_animation, ssim_of_videos  # noqa: E402
 
-DEFAULT_SCENES = ("radial-projection", "layernorm-2d", "normalization-axes", "layernorm-hyperplane", "conditioning")
+sys.path.insert(0, str(REPO / "bench"))
+from plain_manim import BIN, MANIM_CFG, timed  # noqa: E402
+
+VIDEO_QUALITIES = {"h": ("-qh", "1080p60"), "k": ("-qk", "2160p60")}
 
 
 # ------------------------------------------------------------------------------------------
@@ -49,28 +62,12 @@ DEFAULT_SCENES = ("radial-projection", "layernorm-2d", "normalization-axes", "la
 
 
 def valid_scene_ids() -> list[str]:
-    for module in ("scenes.kit.registry", "scenes.registry"):
-        try:
-            registry = __import__(module, fromlist=["SCENES"])
-        except ImportError:
-            continue
-        return [getattr(scene, "id", None) or scene.scene_id for scene in registry.SCENES]
-    return []
+    return [scene.id for scene in SCENES]
 
 
 def capture(scene: str, folder: Path) -> None:
     """Render ``scene`` at 480p and store its frames as shown (PNG once per run of identical
     frames, with the repeat count) in ``folder``."""
-    capture_lossless_frames = None
-    for module in ("scenes.render.frames", "scenes.render", "scenes.cli.rendering"):
-        try:
-            capture_lossless_frames = getattr(__import__(module, fromlist=["capture_lossless_frames"]),
-                                              "capture_lossless_frames")
-            break
-        except (ImportError, AttributeError):
-            continue
-    if capture_lossless_frames is None:
-        raise SystemExit(f"no stored frames for {scene} in {folder} and no capture_lossless_frames to make them")
     frames, fps = capture_lossless_frames(scene)
     folder.mkdir(parents=True, exist_ok=True)
     names, repeats, previous = [], [], None
@@ -337,10 +334,83 @@ def bench_scene(scene: str, args, gifski: str, work: Path, method: str) -> dict:
     return row
 
 
+# ------------------------------------------------------------------------------------------
+# video against plain Manim
+
+
+def bench_video(scene: str, quality: str, work: Path, every: int) -> dict:
+    """Plain ``manim render`` against ``normgeo render`` at ``quality`` (h or k), both cold."""
+    flag, label = VIDEO_QUALITIES[quality]
+    item = entry(scene)
+    plain_dir = work / f"manim-{scene}-{quality}"
+    shutil.rmtree(plain_dir, ignore_errors=True)
+    plain_dir.mkdir(parents=True)
+    (plain_dir / "manim.cfg").write_text(MANIM_CFG)
+    plain_seconds = timed([str(BIN / "manim"), "render", flag, "--media_dir", str(plain_dir / "media"),
+                           str(item.source_file), item.class_name], plain_dir)
+    plain = next(p for p in (plain_dir / "media").rglob(f"{item.class_name}.mp4") if "partial" not in str(p))
+    ours_dir = work / f"normgeo-{scene}-{quality}"
+    shutil.rmtree(ours_dir, ignore_errors=True)
+    ours_seconds = timed([str(BIN / "normgeo"), "render", scene, "-q", quality, "--jobs", "1", "--quiet",
+                          "--out", str(ours_dir)], REPO)
+    ours = next(ours_dir.rglob(f"*.{label}.mp4"))
+    row = {"label": label, "manim_seconds": plain_seconds, "normgeo_seconds": ours_seconds,
+           "manim_bytes": plain.stat().st_size, "normgeo_bytes": ours.stat().st_size,
+           "ssim": ssim_of_videos(ours, plain, every=every)}
+    print(f"  {label}: manim {plain_seconds:.1f} s {row['manim_bytes']:,} B; normgeo {ours_seconds:.1f} s "
+          f"{row['normgeo_bytes']:,} B; SSIM {row['ssim']:.4f}", file=sys.stderr)
+    shutil.rmtree(plain_dir, ignore_errors=True)
+    shutil.rmtree(ours_dir, ignore_errors=True)
+    return row
+
+
+def video_table(rows: list[dict]) -> str:
+    lines = ["| scene | video | plain manim: s / bytes | normgeo: s / bytes | time | bytes | SSIM vs Manim |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        for video in row.get("video", []):
+            lines.append(f"| {row['scene']} | {video['label']} | {video['manim_seconds']:.1f} / {video['manim_bytes']:,} | "
+                         f"{video['normgeo_seconds']:.1f} / {video['normgeo_bytes']:,} | "
+                         f"{video['normgeo_seconds'] / video['manim_seconds']:.2f}× | "
+                         f"{video['normgeo_bytes'] / video['manim_bytes']:.2f}× | {video['ssim']:.4f} |")
+    return "\n".join(lines)
+
+
+def verdicts(rows: list[dict]) -> str:
+    """The issue's targets, each PASS or MISS with the worst case."""
+    out = []
+    gif = [row for row in rows if "normgeo" in row]
+    if gif:
+        worst = max(gif, key=lambda row: row["normgeo"]["bytes"] / row["gifski"]["bytes"])
+        ratio = worst["normgeo"]["bytes"] / worst["gifski"]["bytes"]
+        ok = all(row["normgeo"]["reached"] and row["normgeo"]["bytes"] <= row["gifski"]["bytes"] for row in gif)
+        out.append(f"GIF bytes ≤ gifski's at ≥ its SSIM, every scene: worst {worst['scene']} {ratio:.2f}× "
+                   f"{'PASS' if ok else 'MISS'}")
+        slow = max(gif, key=lambda row: row["normgeo"]["seconds"] / row["gifski"]["seconds"])
+        times = slow["normgeo"]["seconds"] / slow["gifski"]["seconds"]
+        out.append(f"GIF time ≤ 2× gifski's: worst {slow['scene']} {times:.2f}× {'PASS' if times <= 2 else 'MISS'}")
+        peak = max(row["normgeo"]["peak_mb"] for row in gif)
+        out.append(f"GIF peak memory < 300 MB: worst {peak:.0f} MB {'PASS' if peak < 300 else 'MISS'}")
+    videos = [(row["scene"], video) for row in rows for video in row.get("video", [])]
+    for label in sorted({video["label"] for _, video in videos}):
+        mine = [(scene, video) for scene, video in videos if video["label"] == label]
+        scene, worst = max(mine, key=lambda pair: pair[1]["normgeo_seconds"] / pair[1]["manim_seconds"])
+        ratio = worst["normgeo_seconds"] / worst["manim_seconds"]
+        total = sum(v["normgeo_seconds"] for _, v in mine) / sum(v["manim_seconds"] for _, v in mine)
+        out.append(f"{label} time ≤ 0.6× plain Manim, every scene: worst {scene} {ratio:.2f}× (all together "
+                   f"{total:.2f}×) {'PASS' if ratio <= 0.6 else 'MISS'}")
+        low = min(v["ssim"] for _, v in mine)
+        out.append(f"{label} SSIM ≥ 0.99 against plain Manim: lowest {low:.4f} {'PASS' if low >= 0.99 else 'MISS'}")
+        big = max(v["normgeo_bytes"] / v["manim_bytes"] for _, v in mine)
+        out.append(f"{label} bytes ≤ 1.2× plain Manim's: largest {big:.2f}× {'PASS' if big <= 1.2 else 'MISS'}")
+    return "\n".join(out)
+
+
 def table(rows: list[dict]) -> str:
     def kb(n):
         return f"{n / 1000:,.1f} kB"
 
+    rows = [row for row in rows if "gifski" in row]
     lines = ["| scene | s | gifski: bytes / SSIM / s / MB | normgeo: bytes / SSIM / s / MB (q) | normgeo vs gifski "
              "| WebP lossy at ≥ SSIM | WebP lossless (source / GIF frames) | MP4 H.264 4:2:0 |",
              "|---|---|---|---|---|---|---|---|"]
@@ -370,7 +440,7 @@ def table(rows: list[dict]) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenes", default=",".join(DEFAULT_SCENES), help="comma-separated scene ids")
+    parser.add_argument("--scenes", default=",".join(LECTURE_ORDER), help="comma-separated scene ids (default: all)")
     parser.add_argument("--frames-dir", type=Path, default=Path(tempfile.gettempdir()) / "normgeo-gif-frames")
     parser.add_argument("--width", type=int, default=640)
     parser.add_argument("--gifski-quality", type=int, default=70)
@@ -379,7 +449,11 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "normgeo" / "gifski")
     parser.add_argument("--method", default="ffmpeg", help="SSIM method: ffmpeg or skimage")
     parser.add_argument("--no-webp", action="store_true")
-    parser.add_argument("--no-video", action="store_true")
+    parser.add_argument("--no-video", action="store_true", help="no looping MP4 in the animation comparison")
+    parser.add_argument("--no-gif", action="store_true", help="skip the animation comparison (GIF, WebP, MP4)")
+    parser.add_argument("--no-hd", action="store_true", help="skip the 1080p60 comparison with plain Manim")
+    parser.add_argument("--video-every", type=int, default=6, help="SSIM of every n-th frame of the 1080p60 videos")
+    parser.add_argument("--k-scenes", default="", help="comma-separated scenes also compared at 2160p60")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     parser.add_argument("--encode-one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -388,13 +462,15 @@ def main(argv=None) -> int:
         return 0
     method_name(args.method)
     names = [name.strip() for name in args.scenes.split(",") if name.strip()]
-    valid = valid_scene_ids() or sorted(p.name for p in args.frames_dir.iterdir() if (p / "frames.json").exists())
-    unknown = [name for name in names if name not in valid]
+    valid = valid_scene_ids()
+    k_names = [name.strip() for name in args.k_scenes.split(",") if name.strip()]
+    unknown = [name for name in names + k_names if name not in valid]
     if unknown:
         print(f"unknown scene {', '.join(unknown)}; valid: {', '.join(valid)}", file=sys.stderr)
         return 2
-    gifski = gifski_binary(args.cache)
-    gifski_version = subprocess.run([gifski, "--version"], capture_output=True, text=True).stdout.strip()
+    gifski = gifski_binary(args.cache) if not args.no_gif else "gifski"
+    gifski_version = (subprocess.run([gifski, "--version"], capture_output=True, text=True).stdout.strip()
+                      if not args.no_gif else "gifski not used")
     gifsicle = shutil.which("gifsicle")
     gifsicle_version = (subprocess.run([gifsicle, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
                         if gifsicle else "gifsicle absent")
@@ -407,9 +483,23 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="normgeo-bench-gif-") as folder:
         for name in names:
             print(f"{name} …", file=sys.stderr)
-            rows.append(bench_scene(name, args, gifski, Path(folder), args.method))
+            row = {"scene": name}
+            if not args.no_gif:
+                row = bench_scene(name, args, gifski, Path(folder), args.method)
+            if not args.no_hd:
+                row["video"] = [bench_video(name, "h", Path(folder), args.video_every)]
+            if name in k_names:
+                row.setdefault("video", []).append(bench_video(name, "k", Path(folder), args.video_every))
+            rows.append(row)
+            if args.json:  # after every scene: a long run that stops still leaves its rows
+                args.json.write_text(json.dumps(rows, indent=2))
     print(f"load average at end {load()} (other work may have been running: times are indicative)")
+    print(f"date at end: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M UTC}")
     print(table(rows))
+    print()
+    print(video_table(rows))
+    print()
+    print(verdicts(rows))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
     return 0

@@ -1,0 +1,84 @@
+"""How Manim's video segments are encoded: x264 preset, encoders in flight, held frames converted once.
+
+Plain Manim spends most of a 1080p60 render in its encoder thread, not in drawing: each shown
+frame is copied into a PyAV frame and converted from RGBA to YUV 4:2:0 (about 9 ms at 1080p on
+this project's machine), and a held frame (a ``wait``) is converted again for every repeat; then
+x264 runs at its ``medium`` preset, and the next animation waits until the last segment is encoded.
+Here the frame is wrapped without a copy, a held frame is converted once and the same picture is encoded ``repeat`` times (the pixels
+x264 receives are the same, so the bitstream is too), the preset is ``veryfast`` by default with
+Manim's CRF 23, and two segments may be encoding while the next one is drawn.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import av
+from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+from scenes.render.settings import X264_PRESETS
+
+__all__ = ["ENCODERS_IN_FLIGHT", "HeldFrameSegmentEncoder", "encoder_config", "use_held_frame_encoder"]
+
+MANIM_CRF = "23"
+ENCODERS_IN_FLIGHT = 2
+
+
+def encoder_config(video_format: str, transparent: bool, preset: str) -> dict:
+    """Manim config entries for the x264 ``preset`` (CRF stays Manim's 23). Only H.264 output
+    (an opaque mp4 or mov) takes a preset; VP9 and QuickTime RLE keep Manim's settings.
+
+    >>> encoder_config("mp4", False, "veryfast")["video_encoder_options"]
+    {'crf': '23', 'preset': 'veryfast'}
+    >>> encoder_config("webm", False, "veryfast")
+    {'max_inflight_encoders': 2}
+    """
+    if preset not in X264_PRESETS:
+        raise ValueError(f"unknown encoder preset {preset!r}; valid: {', '.join(X264_PRESETS)}")
+    config: dict = {"max_inflight_encoders": ENCODERS_IN_FLIGHT}
+    if video_format in ("mp4", "mov") and not transparent:
+        config["video_encoder_options"] = {"crf": MANIM_CRF, "preset": preset}
+    return config
+
+
+class HeldFrameSegmentEncoder(VideoSegmentEncoder):
+    """Manim's segment encoder, converting each written frame to the stream's pixel format once,
+    however many times it is shown."""
+
+    def write_frame(self, pixels, *, repeat: int = 1) -> None:
+        self._validate_frame(pixels, repeat)
+        time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
+        try:
+            frame = _rgba_frame(pixels)
+            if self.spec.pixel_format != "rgba":  # the conversion PyAV's encode would make, made once
+                frame = frame.reformat(format=self.spec.pixel_format,
+                                       threads=self._stream.codec_context.thread_count)
+            for _ in range(repeat):
+                frame.pts = self._next_pts
+                frame.time_base = time_base
+                self._next_pts += 1
+                for packet in self._stream.encode(frame):
+                    self._container.mux(packet)
+        except BaseException as error:
+            raise self._operation_error("encode", error) from error
+
+
+def _rgba_frame(pixels) -> av.VideoFrame:
+    """A PyAV frame over ``pixels`` without copying them when PyAV can (Manim hands the array over
+    to the writer and never touches it again)."""
+    try:
+        return av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
+    except ValueError:
+        return av.VideoFrame.from_ndarray(pixels, format="rgba")
+
+
+def use_held_frame_encoder(writer) -> None:
+    """Make Manim's file ``writer`` encode its segments with ``HeldFrameSegmentEncoder``."""
+
+    def create(target: Path) -> VideoSegmentEncoder:
+        if writer.video_encoder is None:
+            raise RuntimeError("Video segment encoding requires resolved settings.")
+        return HeldFrameSegmentEncoder(target=target, spec=writer.video_encoder)
+
+    writer._create_segment_encoder = create

@@ -1,0 +1,120 @@
+"""Video encoding: held frames converted once (same bytes as Manim's own encoder), the x264 preset
+reaching the encoder, the preset in the cache key, and SSIM between two videos."""
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scenes.cli.main import cli
+from scenes.kit.registry import entry
+from scenes.render.manim_run import manim_options
+from scenes.render.quality import ssim_of_videos
+from scenes.render.settings import DEFAULT_ENCODER_PRESET, RenderSettings
+
+TINY = (192, 108)
+SCENE = "scale-invariance"
+
+
+def render(tmp_path: Path, preset: str, held: bool) -> Path:
+    """The scene at 192×108 through Manim's writer, with or without ``HeldFrameSegmentEncoder``."""
+    from manim import tempconfig
+
+    from scenes.render.segment_encoder import use_held_frame_encoder
+
+    scratch = Path(tempfile.mkdtemp(dir=tmp_path))
+    settings = RenderSettings("l", "mp4", False, TINY, preset)
+    options = manim_options(SCENE, settings, scratch) | {"write_to_movie": True}
+    scene_class = entry(SCENE).load()
+    with tempconfig(options):
+        scene = scene_class(spec=scene_class.spec_class())
+        if held:
+            use_held_frame_encoder(scene.renderer.file_writer)
+        scene.render()
+        artifact = Path(scene.renderer.file_writer.output_plan.primary_artifact)
+    target = tmp_path / f"{preset}-{'held' if held else 'manim'}.mp4"
+    shutil.copy(artifact, target)
+    return target
+
+
+def x264_settings(path: Path) -> str:
+    """The option string x264 writes into every H.264 stream it encodes."""
+    match = re.search(rb"x264 - core \d+.*?options: ([^\x00]*)", path.read_bytes())
+    assert match, f"{path} has no x264 settings"
+    return match.group(1).decode("ascii", "replace")
+
+
+@pytest.fixture(scope="module")
+def videos(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("encoders")
+    return {(preset, held): render(folder, preset, held)
+            for preset, held in ((DEFAULT_ENCODER_PRESET, False), (DEFAULT_ENCODER_PRESET, True), ("medium", True))}
+
+
+def test_held_frames_converted_once_give_the_very_bytes_of_manims_encoder(videos):
+    """Converting a held frame once and encoding that picture ``repeat`` times hands x264 the same
+    pixels Manim's encoder does, so the files are byte for byte the same."""
+    ours, manims = videos[(DEFAULT_ENCODER_PRESET, True)], videos[(DEFAULT_ENCODER_PRESET, False)]
+    assert ours.read_bytes() == manims.read_bytes()
+
+
+@pytest.mark.parametrize("preset, subme", [(DEFAULT_ENCODER_PRESET, 2), ("medium", 7)])
+def test_the_preset_reaches_x264(videos, preset, subme):
+    """x264 records its settings in the stream: veryfast uses subpixel refinement 2, medium 7, and
+    both keep Manim's CRF 23."""
+    settings = x264_settings(videos[(preset, True)])
+    assert f" subme={subme} " in settings
+    assert " crf=23.0 " in settings
+
+
+def test_ssim_of_a_video_with_itself_is_one_and_with_another_encoding_less(videos):
+    fast, slow = videos[(DEFAULT_ENCODER_PRESET, True)], videos[("medium", True)]
+    assert ssim_of_videos(fast, fast, every=3) == pytest.approx(1.0)
+    across = ssim_of_videos(fast, slow, every=3)
+    assert 0.95 < across < 1.0
+
+
+def test_ssim_of_videos_refuses_videos_of_different_lengths(videos, tmp_path):
+    import av
+
+    short = tmp_path / "short.mp4"
+    with av.open(str(videos[("medium", True)])) as source, av.open(str(short), "w") as target:
+        stream = target.add_stream("libx264", rate=15)
+        stream.width, stream.height, stream.pix_fmt = *TINY, "yuv420p"
+        for number, frame in enumerate(source.decode(video=0)):
+            if number == 5:
+                break
+            frame.pts = None
+            for packet in stream.encode(frame):
+                target.mux(packet)
+        for packet in stream.encode():
+            target.mux(packet)
+    with pytest.raises(ValueError):
+        ssim_of_videos(short, videos[("medium", True)])
+
+
+def test_encoder_preset_is_part_of_the_cache_key_and_the_manifest(tmp_path):
+    """A render at another preset is a different artefact: not served from the cache, recorded
+    with its preset."""
+    runner = CliRunner()
+    base = ["render", SCENE, "--resolution", "192x108", "--out", str(tmp_path), "--jobs", "1"]
+    first = runner.invoke(cli, base + ["--encoder-preset", "ultrafast"], catch_exceptions=False)
+    again = runner.invoke(cli, base + ["--encoder-preset", "ultrafast"], catch_exceptions=False)
+    other = runner.invoke(cli, base + ["--encoder-preset", "medium"], catch_exceptions=False)
+    assert first.exit_code == again.exit_code == other.exit_code == 0
+    assert "1 cached" in again.output and "1 made" in other.output
+    name, record = next(iter(json.loads((tmp_path / "manifest.json").read_text())["artifacts"].items()))
+    assert record["settings"]["encoder_preset"] == "medium"
+    assert " subme=7 " in x264_settings(tmp_path / name)
+
+
+def test_unknown_encoder_preset_is_one_line_and_exit_2(tmp_path):
+    result = CliRunner().invoke(cli, ["render", SCENE, "--encoder-preset", "fastest", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "fastest" in lines[0] and "veryfast" in lines[0]
+    assert not any(tmp_path.iterdir())
