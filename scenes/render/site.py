@@ -429,6 +429,11 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
             def _urls(picked: dict[str, SiteMedia], scene=scene) -> dict[str, str]:
                 return {theme: url(scene, picked.get(theme)) for theme in THEMES} if picked else {}
 
+            shown_langs = {item.lang for item in (*video.values(), *still.values(), *gif.values(), *webp.values(),
+                                                  *loop.values())}
+            if steps:
+                shown_langs.add(lang if scene.steps.get(lang) else default_lang)
+            other_lang = next(iter(sorted(shown_langs - {lang})), None)
             title = inline_math(_text(scene.titles, lang, default_lang))
             any_gif = gif.get("light") or gif.get("dark")
             animations = [{"kind": kind, "urls": _urls(picked),
@@ -462,6 +467,8 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
                     "cues": [[round(a, 3), round(b, 3), c] for a, b, c in cues],
                     "cue_lang": cue_lang,
                     "widget": scene.widget,
+                    "other_lang": t(lang, "page.other-language", language=t(other_lang, "page.lang-name"),
+                                    id=scene.id, code=lang) if other_lang else "",
                     "widget_size": WIDGET_SIZE.get(scene.widget or "", (0, 0)),
                 }
             )

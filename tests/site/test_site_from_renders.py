@@ -85,3 +85,19 @@ def test_gallery_is_retired_with_a_clear_message(rendered):
 
 def test_chromium_is_there_for_the_site_tests():
     assert CHROMIUM.exists(), "./run test installs Debian's chromium"
+
+
+def test_a_scene_not_rendered_in_the_pages_language_says_so_and_how_to_add_it(rendered, open_page):
+    """layernorm-2d was rendered in Russian only: the English page says so (and how to add
+    English); the Russian page has no such note for it, and neither page has one for a scene
+    rendered in its own language."""
+    normgeo("site", "--out", rendered)
+    english = open_page(rendered / "site" / "index.html")
+    note = english.locator("#layernorm-2d .ng-other-language")
+    assert note.count() == 1
+    text = note.inner_text()
+    assert "Русский" in text and "normgeo render layernorm-2d --lang en" in text
+    assert english.locator("#scale-invariance .ng-other-language").count() == 0
+    russian = open_page(rendered / "site" / "index.ru.html")
+    assert russian.locator("#layernorm-2d .ng-other-language").count() == 0
+    assert "English" in russian.locator("#scale-invariance .ng-other-language").inner_text()
