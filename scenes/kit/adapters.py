@@ -45,7 +45,11 @@ def shade_axes_cheaply(axes: ThreeDAxes) -> ThreeDAxes:
     """Manim draws each 3-D axis as 20 pieces, each shaded by a gradient between two corners of
     the whole axis's bounding box, and finds that box again from every piece's anchors for every
     piece in every frame: about a third of the time a 3-D frame takes. The pieces lie on the axis
-    line, so the line's own end points span the same box; this takes the corners from them."""
+    line, so the line's own end points span the same box; this takes the corners from them. Only
+    for axes without tips or ticks (as ``make_space_axes`` makes them), which would widen the box."""
+    for axis in axes.axes:
+        if axis.has_tip() or len(getattr(axis, "ticks", [])):
+            raise ValueError("shade_axes_cheaply needs axes without tips and ticks")
     light = np.asarray(axes.light_source, dtype=float)
 
     def corners(axis):
