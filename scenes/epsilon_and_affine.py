@@ -17,7 +17,6 @@ from normgeo import (
     layer_norm_output_radius,
     ones_direction,
     output_radius,
-    sphere_rings,
     square_in_plane,
     view_angles,
 )
@@ -152,8 +151,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.fix_in_frame(self.key)
         self.key[3].set_opacity(0)
         plane = space_polygon(self.axes, square_in_plane(self.u, self.w, extent), colors.hyperplane, opacity=0.16)
-        rings = sphere_rings(self.radius, latitudes=5, longitudes=6, samples=72)
-        self.sphere = wire_sphere(self.axes, rings[:5], rings[5:], colors.sphere, opacity=0.3)
+        self.sphere = wire_sphere(self.axes, self.radius, colors.sphere, opacity=0.3)
         self.circle = space_polyline(self.axes, self.circle_points, colors.layernorm, 5, closed=True)
         self.say("intro", FadeIn(title), Create(self.axes), Create(plane), Create(self.sphere), Create(self.circle),
                  FadeIn(self.key[:3]), run_time=2.0, hold=1.0, **self.values)

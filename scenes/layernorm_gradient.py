@@ -19,7 +19,6 @@ from normgeo import (
     norm_growth_run,
     ones_direction,
     output_radius,
-    sphere_rings,
     square_in_plane,
 )
 from normgeo.gradient_orthogonality import layer_norm_gradient_split, norm_growth_summary
@@ -123,7 +122,7 @@ class LayerNormGradient(NormGeoThreeDScene):
         plane = space_polygon(axes, square_in_plane(self.u, self.w, 0.75 * extent), colors.hyperplane, opacity=0.14)
         ones = ones_direction(3)
         ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.mean_part, 2).set_stroke(opacity=0.5)
-        sphere = wire_sphere(axes, *self.rings(self.radius), colors.sphere, stroke_width=1, opacity=0.16)
+        sphere = wire_sphere(axes, self.radius, colors.sphere, stroke_width=1, opacity=0.16)
         self.circle = space_polyline(axes, circle_in_plane(self.u, self.w, self.radius, samples=120),
                                      colors.layernorm, 4, closed=True)
         self.output_arrow = self.tipped(space_segment(axes, np.zeros(3), self.split.output, colors.layernorm, 6))
@@ -246,8 +245,3 @@ class LayerNormGradient(NormGeoThreeDScene):
         """Keep a segment's tip dot facing the camera."""
         self.renderer.camera.add_fixed_orientation_mobjects(segment[1])
         return segment
-
-    @staticmethod
-    def rings(radius: float):
-        rings = sphere_rings(radius, latitudes=5, longitudes=6, samples=72)
-        return rings[:5], rings[5:]

@@ -16,7 +16,6 @@ from normgeo import (
     layer_norm,
     ones_direction,
     output_radius,
-    sphere_rings,
     square_in_plane,
     view_angles,
 )
@@ -164,7 +163,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
                             checkerboard_colors=[colors.sphere, colors.sphere], stroke_width=0.5,
                             stroke_color=colors.sphere)
         else:
-            sphere = wire_sphere(axes, *self.rings(radius), colors.sphere, opacity=0.35)
+            sphere = wire_sphere(axes, radius, colors.sphere, opacity=0.35)
         self.result_arrow = self.tipped(space_segment(axes, self.origin, self.result, colors.layernorm, stroke_width=7))
         self.say("scale", Create(sphere), ReplacementTransform(self.centred_arrow, self.result_arrow),
                  self.key[2].animate.set_opacity(1), run_time=1.8, hold=1.2, n=self.n)
@@ -207,10 +206,5 @@ class LayerNormHyperplane(NormGeoThreeDScene):
             return VGroup(Arrow3D(shaft.get_start(), shaft.get_end(), color=shaft.get_color()), VGroup())
         self.renderer.camera.add_fixed_orientation_mobjects(segment[1])
         return segment
-
-    @staticmethod
-    def rings(radius: float):
-        rings = sphere_rings(radius, latitudes=5, longitudes=6, samples=72)
-        return rings[:5], rings[5:]
 
 

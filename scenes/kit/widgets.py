@@ -20,6 +20,7 @@ from manim import (
     VMobject,
 )
 
+from normgeo import sphere_rings
 from scenes.kit.adapters import to_points
 from scenes.kit.languages import typst_preamble
 
@@ -136,9 +137,11 @@ def space_polygon(axes, points, color: str, opacity: float) -> Polygon:
     return Polygon(*to_points(axes, points), color=color, fill_opacity=opacity, stroke_width=1.5, stroke_color=color)
 
 
-def wire_sphere(axes, latitude_rings, longitude_rings, color: str, stroke_width: float = 1.5, opacity: float = 0.5):
-    """A sphere drawn as curves (rings given as core 3-D point arrays): no faces to shade."""
-    rings = [space_polyline(axes, ring, color, stroke_width, closed=True) for ring in (*latitude_rings, *longitude_rings)]
+def wire_sphere(axes, radius: float, color: str, stroke_width: float = 1.5, opacity: float = 0.5):
+    """The sphere of ``radius`` (core units) drawn as 5 latitude and 6 longitude rings from
+    ``normgeo.sphere_rings``: curves only, no faces to shade."""
+    rings = [space_polyline(axes, ring, color, stroke_width, closed=True)
+             for ring in sphere_rings(radius, latitudes=5, longitudes=6, samples=72)]
     return VGroup(*rings).set_stroke(opacity=opacity)
 
 

@@ -16,15 +16,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import socket
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from scenes.render.errors import InputError
 
 __all__ = ["Outcome", "Executor", "LocalExecutor", "DaskExecutor", "JobFailed", "worker_name", "code_identity",
+           "failure_reason", "worker_scratch",
            "INSTALL_HINT", "SCHEDULER_ENV"]
 
 INSTALL_HINT = "pip install 'normgeo[cluster]'"
@@ -37,6 +42,30 @@ class JobFailed(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+def failure_reason(error: BaseException) -> str:
+    """One line for the summary."""
+    return f"{type(error).__name__}: {error}".splitlines()[0]
+
+
+@contextmanager
+def worker_scratch(prefix: str):
+    """A scratch folder for one task on a worker, removed when the task ends. A failure inside
+    becomes :class:`JobFailed` with one line (so that Dask may try it again elsewhere, and a failing
+    scene does not stop the others), without the scene's traceback; Ctrl-C passes through."""
+    scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    reason = None
+    try:
+        yield scratch
+    except (KeyboardInterrupt, JobFailed):
+        raise
+    except Exception as error:
+        reason = failure_reason(error)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if reason is not None:
+        raise JobFailed(reason) from None
 
 
 @dataclass

@@ -20,7 +20,7 @@ import normgeo
 from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
 from scenes.kit.text import COMMON_TEXT, SCENES_DIR
-from scenes.render.executors import Executor, JobFailed, LocalExecutor, worker_name
+from scenes.render.executors import Executor, JobFailed, LocalExecutor, failure_reason, worker_name, worker_scratch
 from scenes.render.files import install_file
 from scenes.render.manifest import Manifest
 from scenes.render.names import artifact_name, gif_name, spec_tag
@@ -164,31 +164,18 @@ def job_from_payload(payload: dict) -> RenderJob:
     return job
 
 
-def failure_reason(error: BaseException) -> str:
-    """One line for the summary."""
-    return f"{type(error).__name__}: {error}".splitlines()[0]
-
-
 def produce(payload: dict) -> dict:
     """Render one job (given by :func:`job_payload`) in a scratch folder and return its files as
     bytes plus metadata: ``{"files": {name: bytes}, "duration", "extra", "seconds", "worker"}``.
     Runs on a worker; writes nothing outside its scratch folder. A failure raises
     :class:`JobFailed` with a one-line reason (so that Dask may try it again elsewhere)."""
     started = time.monotonic()
-    scratch = Path(tempfile.mkdtemp(prefix="normgeo-"))
-    try:
+    with worker_scratch("normgeo-") as scratch:
         job = job_from_payload(payload)
         produced, video_seconds, extra = _render_with_manim(job, scratch, payload.get("verbose", False))
         files = {relative: Path(source).read_bytes() for source, relative in produced}
         return {"files": files, "duration": video_seconds, "extra": extra, "seconds": time.monotonic() - started,
                 "worker": worker_name()}
-    except (KeyboardInterrupt, JobFailed):
-        raise
-    except Exception as error:  # a failing scene must not stop the others
-        reason = failure_reason(error)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
 
 
 def install(job: RenderJob, digest: str, produced: dict) -> RenderResult:

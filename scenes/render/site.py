@@ -457,7 +457,6 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
                     "still_size": _size(next(iter(still.values()), None)),
                     "gif": _urls(gif),
                     "gif_size": _size(any_gif),
-                    "webp": _urls(webp),
                     "loop": _urls(loop),
                     "loop_size": _size(any_loop),
                     "animation": _urls(shown) if shown else {},

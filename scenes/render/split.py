@@ -28,7 +28,7 @@ from pathlib import Path
 import srt
 
 from scenes.kit.registry import entry
-from scenes.render.executors import JobFailed, worker_name
+from scenes.render.executors import worker_name, worker_scratch
 from scenes.render.manim_run import manim_options
 from scenes.render.subtitles import srt_to_vtt
 from scenes.render.video import concatenate
@@ -78,10 +78,9 @@ def plan_job(payload: dict) -> dict:
     ranges of equal duration do not (a 3-D part draws several times slower than a caption)."""
     from manim import config, logger, tempconfig
 
-    from scenes.render.jobs import failure_reason, job_from_payload
+    from scenes.render.jobs import job_from_payload
 
-    scratch = Path(tempfile.mkdtemp(prefix="normgeo-plan-"))
-    try:
+    with worker_scratch("normgeo-plan-") as scratch:
         job = job_from_payload(payload)
         options = manim_options(job.scene_id, job.settings_for_output, scratch, video=False) | {
             "dry_run": True, "write_to_movie": False}
@@ -101,13 +100,6 @@ def plan_job(payload: dict) -> dict:
         costs = [(1 if play["frozen"] else max(1, round(duration * frame_rate))) * (play["draw"] + convert)
                  + duration * frame_rate * encode for play, duration in zip(plays, durations)]
         return {"durations": durations, "costs": costs, "worker": worker_name()}
-    except (KeyboardInterrupt, JobFailed):
-        raise
-    except Exception as error:
-        reason = failure_reason(error)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
 
 
 def _record_play_costs(scene) -> list[dict]:
@@ -184,12 +176,11 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
     ``{"video", "suffix", "duration", "cues", "steps", "seconds", "worker"}``. Runs on a worker."""
     from manim import config, logger, tempconfig
 
-    from scenes.render.jobs import failure_reason, job_from_payload
+    from scenes.render.jobs import job_from_payload
     from scenes.render.segment_encoder import use_held_frame_encoder
 
     started = time.monotonic()
-    scratch = Path(tempfile.mkdtemp(prefix="normgeo-part-"))
-    try:
+    with worker_scratch("normgeo-part-") as scratch:
         job = job_from_payload(payload)
         options = manim_options(job.scene_id, job.settings_for_output, scratch, verbose=payload.get("verbose", False)) | {
             "from_animation_number": first, "upto_animation_number": -1 if is_last else last,
@@ -226,13 +217,6 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
         return {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix, "duration": end - begin,
                 "cues": cues, "steps": steps, "range": (first, last), "seconds": time.monotonic() - started,
                 "worker": worker_name()}
-    except (KeyboardInterrupt, JobFailed):
-        raise
-    except Exception as error:
-        reason = failure_reason(error)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    raise JobFailed(reason)  # outside the handler: no traceback of the scene's error to ship back
 
 
 def _record_captions(scene) -> list[tuple[float, float, float, str]]:
