@@ -4,7 +4,7 @@ Plain Manim spends most of a 1080p60 render in its encoder thread, not in drawin
 frame is copied into a PyAV frame and converted from RGBA to YUV 4:2:0 (about 9 ms at 1080p on
 this project's machine), and a held frame (a ``wait``) is converted again for every repeat; then
 x264 runs at its ``medium`` preset, and the next animation waits until the last segment is encoded.
-Here the frame is wrapped without a copy, a held frame is converted once and the same picture is encoded ``repeat`` times (the pixels
+Here a held frame is converted once and the same picture is encoded ``repeat`` times (the pixels
 x264 receives are the same, so the bitstream is too), the preset is ``veryfast`` by default with
 Manim's CRF 23, and two segments may be encoding while the next one is drawn.
 """
@@ -50,7 +50,7 @@ class HeldFrameSegmentEncoder(VideoSegmentEncoder):
         self._validate_frame(pixels, repeat)
         time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
         try:
-            frame = _rgba_frame(pixels)
+            frame = av.VideoFrame.from_ndarray(pixels, format="rgba")
             if self.spec.pixel_format != "rgba":  # the conversion PyAV's encode would make, made once
                 frame = frame.reformat(format=self.spec.pixel_format,
                                        threads=self._stream.codec_context.thread_count)
@@ -62,15 +62,6 @@ class HeldFrameSegmentEncoder(VideoSegmentEncoder):
                     self._container.mux(packet)
         except BaseException as error:
             raise self._operation_error("encode", error) from error
-
-
-def _rgba_frame(pixels) -> av.VideoFrame:
-    """A PyAV frame over ``pixels`` without copying them when PyAV can (Manim hands the array over
-    to the writer and never touches it again)."""
-    try:
-        return av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
-    except ValueError:
-        return av.VideoFrame.from_ndarray(pixels, format="rgba")
 
 
 def use_held_frame_encoder(writer) -> None:

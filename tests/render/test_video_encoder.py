@@ -118,3 +118,20 @@ def test_unknown_encoder_preset_is_one_line_and_exit_2(tmp_path):
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "fastest" in lines[0] and "veryfast" in lines[0]
     assert not any(tmp_path.iterdir())
+
+
+def test_manims_writer_really_uses_the_held_frame_encoder(tmp_path, monkeypatch):
+    """The hook replaces a private method of Manim's writer: if a Manim upgrade stopped calling it,
+    the files would still be right (Manim's own encoder) but slow. Count the frames ours wrote."""
+    from scenes.render.segment_encoder import HeldFrameSegmentEncoder
+
+    calls = []
+    original = HeldFrameSegmentEncoder.write_frame
+
+    def counting(self, pixels, *, repeat=1):
+        calls.append(repeat)
+        return original(self, pixels, repeat=repeat)
+
+    monkeypatch.setattr(HeldFrameSegmentEncoder, "write_frame", counting)
+    render(tmp_path, DEFAULT_ENCODER_PRESET, held=True)
+    assert calls and max(calls) > 1  # every frame, and held frames as one call with their repeat count
