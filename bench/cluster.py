@@ -44,20 +44,20 @@ SECTIONS = ("lecture", "split", "paper")
 LANGUAGES, THEMES = 3, 2
 
 # `normgeo render SCENE -q h --jobs 1`: wall seconds per second of video and video seconds, on this
-# 2-core machine (bench/exports.py, 2026-11-30 08:03–08:55 UTC). One render keeps about 1.5 cores
-# busy (drawing in one thread, x264 in others): pinned to one core, layernorm-hyperplane took
-# 63.7 s against 42.6 s (so a job's cost on one core is ONE_CORE × these), and 2160p60 took
-# K_OVER_H × the 1080p60 time (radial-projection: 59.3 s against 20.1 s).
+# 2-core machine (bench/exports.py, 2026-11-30 12:09–12:36 UTC). One render keeps more than one
+# core busy (drawing in one thread, x264 in others): pinned to one core, layernorm-hyperplane took
+# 57.4 s against 34.8 s (bench/cluster.py 12:36; so a job's cost on one core is ONE_CORE × these),
+# and 2160p60 took K_OVER_H × the 1080p60 time (epsilon-and-affine: 90.7 s against 37.2 s).
 MEASURED_1080 = {
-    "radial-projection": (0.51, 39.7), "sphere-radii": (0.52, 32.7), "layernorm-hyperplane": (0.84, 50.5),
-    "epsilon-and-affine": (1.12, 40.7), "layernorm-2d": (0.55, 30.0), "rmsnorm-vs-layernorm": (0.64, 43.8),
-    "direction-not-length": (0.61, 24.7), "degrees-of-freedom": (0.58, 37.7), "unified-formula": (0.60, 35.7),
-    "normalization-axes": (0.71, 56.2), "batchnorm-geometry": (0.62, 41.9), "conditioning": (0.45, 56.9),
-    "layernorm-gradient": (1.14, 38.3), "scale-invariance": (0.47, 38.5), "covariate-shift": (0.48, 50.7),
-    "batch-dependence": (0.60, 39.2), "prenorm-postnorm": (0.43, 45.4), "dynamic-tanh": (0.72, 42.2),
+    "radial-projection": (0.51, 39.7), "sphere-radii": (0.56, 32.7), "layernorm-hyperplane": (0.71, 50.5),
+    "epsilon-and-affine": (0.92, 40.7), "layernorm-2d": (0.53, 30.0), "rmsnorm-vs-layernorm": (0.65, 43.8),
+    "direction-not-length": (0.58, 24.7), "degrees-of-freedom": (0.55, 37.7), "unified-formula": (0.53, 35.7),
+    "normalization-axes": (0.71, 56.2), "batchnorm-geometry": (0.71, 41.9), "conditioning": (0.43, 56.9),
+    "layernorm-gradient": (0.92, 38.3), "scale-invariance": (0.51, 38.5), "covariate-shift": (0.58, 50.7),
+    "batch-dependence": (0.62, 39.2), "prenorm-postnorm": (0.47, 45.4), "dynamic-tanh": (0.65, 42.2),
 }
-ONE_CORE = 63.7 / 42.6
-K_OVER_H = 59.3 / 20.1
+ONE_CORE = 57.4 / 34.8
+K_OVER_H = 90.7 / 37.2
 
 
 def env() -> dict:

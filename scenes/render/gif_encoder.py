@@ -10,7 +10,10 @@ How a GIF gets small here, in the order it happens:
    gifski and pngquant). Frames are spooled to a temporary file, zlib-compressed, so memory
    holds a frame or two whatever the length.
 3. That histogram becomes the global palette (up to 255 colours and a transparent one), so
-   frames carry no palette of their own (gifski pays up to 768 bytes a frame for one). Local palettes
+   frames carry no palette of their own (gifski pays up to 768 bytes a frame for one). The
+   palette starts at the quality's size and doubles while six frames spread over the animation,
+   mapped onto it, fall short of the quality's SSIM (``GifParams.min_palette_ssim``, FFmpeg's
+   SSIM): most scenes keep 32–64 colours, a scene of many thin coloured strokes gets 128. Local palettes
    for frames the global one serves badly exist (``GifParams.max_remap_error``) but are off:
    on Manim scenes they cost more bytes than they bought SSIM.
 4. Second pass: each frame is cropped to the rectangle that changed; inside it, pixels that did
@@ -22,10 +25,11 @@ How a GIF gets small here, in the order it happens:
    background, so it too may choose transparency where that is closer.
 5. ``gifsicle -O3`` recompresses, with ``--lossy`` below quality 100.
 
-``quality`` (1..100, as in gifski) sets the palette size, the tolerance and the LZW loss
-together (``params_for_quality``). The palette size is the strongest lever: Manim scenes are a
-few flat colours plus anti-aliasing, and 32–64 well-chosen colours make far longer LZW runs
-than 256 at nearly the same SSIM.
+``quality`` (1..100, as in gifski) sets the smallest palette, the palette's SSIM floor, the
+tolerance and the LZW loss together (``params_for_quality``). The palette size is the strongest
+lever: Manim scenes are a few flat colours plus anti-aliasing, and 32–64 well-chosen colours make
+far longer LZW runs than 256 at nearly the same SSIM; the floor keeps a scene that needs more
+from losing what no later step can give back.
 
 The file is written under a temporary name beside the target and renamed into place; on any
 failure nothing is left behind.
@@ -42,13 +46,13 @@ import tempfile
 import time
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from PIL import GifImagePlugin, Image
 
-from scenes.render.quality import scale_frame, timed_frames
+from scenes.render.quality import FfmpegSsim, scale_frame, timed_frames
 
 __all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality",
            "smallest_reachable_size", "SizeEstimate", "fit_gif_to_size", "SizeSearch", "gifsicle_path"]
@@ -79,7 +83,8 @@ class GifParams:
     max_remap_error: float = 1e9  # above this (MSE, 0..255 RGB) a frame gets a local palette; 1e9: never
     background_tolerance: int = 0  # a changed pixel within this of what is shown stays transparent
     speed: int = 4  # libimagequant speed 1 (best) .. 10 (fastest)
-    colors: int = 256  # global palette size (one entry is the transparent colour)
+    colors: int = 256  # smallest global palette (one entry is the transparent colour)
+    min_palette_ssim: float = 0.0  # the palette doubles (to 256) while sample frames on it fall below this
     relative_tolerance: float = 0.0  # like background_tolerance, scaled by brightness (see _visible)
 
 
@@ -88,9 +93,14 @@ _NO_LOCAL_PALETTES = 1e8  # a max_remap_error this large turns local palettes of
 
 def params_for_quality(quality: int) -> GifParams:
     """Quality 1..100 (like gifski's) as encoder settings: 100 is exact LZW on a 256-colour global
-    palette; going down, the palette shrinks (128 from 94, 64 from 84, 32 from 69, 16 below 40),
-    a larger brightness-relative step may stay unsent and the LZW loss grows (tuned on five
-    Manim scenes against gifski, at equal FFmpeg SSIM)."""
+    palette; going down, the smallest palette shrinks (128 from 94, 64 from 84, 32 from 69, 16
+    below 40) and may grow again while frames mapped onto it stay under SSIM 1 − (100 − quality)
+    · 10⁻⁴ (0.997 at 70), a larger brightness-relative step may stay unsent and the LZW loss grows
+    (tuned on Manim scenes against gifski, at equal FFmpeg SSIM).
+
+    >>> params_for_quality(70).colors, params_for_quality(70).min_palette_ssim
+    (64, 0.997)
+    """
     quality = int(min(100, max(1, quality)))
     loss = 100 - quality
     colors = 256 if quality >= 95 else 128 if quality >= 85 else 64 if quality >= 70 else 32 if quality >= 40 else 16
@@ -100,6 +110,7 @@ def params_for_quality(quality: int) -> GifParams:
         max_remap_error=1e9,
         relative_tolerance=loss * 0.003,
         colors=colors,
+        min_palette_ssim=round(1.0 - loss * 1e-4, 6),
     )
 
 
@@ -208,6 +219,11 @@ class _Quantizer:
                 self.lib.liq_result_destroy(result[0])
             self.lib.liq_image_destroy(image)
             del buffer, background_buffer
+
+    def start_over(self, colors: int) -> None:
+        """An empty histogram for a palette of ``colors``, the same settings otherwise."""
+        self.close()
+        self.__init__(replace(self.params, colors=colors))
 
     def close(self) -> None:
         if self.global_result is not None:
@@ -334,7 +350,7 @@ def encode_gif(frames: Iterable[tuple[np.ndarray, float]], target: Path, width: 
     final = raw.with_suffix(".opt.gif")
     try:
         shape, source_count = _first_pass(frames, width, fps, spool, quantizer)
-        palette = quantizer.make_global_palette()
+        palette = _fitted_palette(spool, shape, quantizer, params)
         transparent = int(np.flatnonzero(palette[:, 3] == 0)[0]) if (palette[:, 3] == 0).any() else None
         written, local_count, duration_cs = _second_pass(spool, shape, palette, transparent, quantizer, params, loop, raw)
         _optimize(raw, final, params, loop)
@@ -370,23 +386,59 @@ def _first_pass(frames, width, fps, spool: _Spool, quantizer: _Quantizer):
         if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] < 3:
             raise ValueError("frames must be RGB uint8 arrays")
         scaled = scale_frame(frame, width)
-        if previous is not None:
-            if scaled.shape != previous.shape:
-                raise ValueError("all frames must have one size")
-            mask = _changed(scaled, previous)
-            box = _bbox(mask)
-            if box is None:
-                spool.extend_last(end_cs)
-                continue
-            y0, y1, x0, x1 = box
-            quantizer.add_to_histogram(_rgba(scaled[y0:y1, x0:x1], mask[y0:y1, x0:x1]))
-        else:
-            quantizer.add_to_histogram(_rgba(scaled, None))
+        if previous is not None and scaled.shape != previous.shape:
+            raise ValueError("all frames must have one size")
+        if not _add_changes(quantizer, scaled, previous):
+            spool.extend_last(end_cs)
+            continue
         spool.add(scaled, start_cs, end_cs)
         previous = scaled
     if previous is None:
         raise ValueError("no frames to encode")
     return previous.shape, count
+
+
+def _add_changes(quantizer: _Quantizer, frame: np.ndarray, previous: np.ndarray | None) -> bool:
+    """Add the pixels of ``frame`` that differ from ``previous`` (all, for the first frame) to the
+    histogram; False when none do."""
+    if previous is None:
+        quantizer.add_to_histogram(_rgba(frame, None))
+        return True
+    mask = _changed(frame, previous)
+    box = _bbox(mask)
+    if box is None:
+        return False
+    y0, y1, x0, x1 = box
+    quantizer.add_to_histogram(_rgba(frame[y0:y1, x0:x1], mask[y0:y1, x0:x1]))
+    return True
+
+
+PALETTE_SAMPLES = 6  # frames, spread over the animation, that a palette must serve
+
+
+def _fitted_palette(spool: _Spool, shape, quantizer: _Quantizer, params: GifParams) -> np.ndarray:
+    """The global palette: ``params.colors`` entries, doubled (up to 256; the histogram is built
+    again from the spool, libimagequant consumes it) while the sample frames mapped onto it have a
+    mean FFmpeg SSIM under ``params.min_palette_ssim``."""
+    palette = quantizer.make_global_palette()
+    colors = params.colors
+    if colors >= 256 or params.min_palette_ssim <= 0:
+        return palette
+    picks = set(np.linspace(0, len(spool.entries) - 1, min(PALETTE_SAMPLES, len(spool.entries))).round().astype(int))
+    samples = [frame for index, (frame, _) in enumerate(spool.frames(shape)) if index in picks]
+    compare = FfmpegSsim()
+    while colors < 256:
+        indices = [quantizer.remap(_rgba(frame, None), None)[0] for frame in samples]
+        if np.mean([compare(palette[i][..., :3], frame) for i, frame in zip(indices, samples)]) >= params.min_palette_ssim:
+            break
+        colors = min(256, colors * 2)
+        quantizer.start_over(colors)
+        previous = None
+        for frame, _ in spool.frames(shape):
+            _add_changes(quantizer, frame, previous)
+            previous = frame
+        palette = quantizer.make_global_palette()
+    return palette
 
 
 def _second_pass(spool, shape, palette, transparent, quantizer, params: GifParams, loop, raw: Path):

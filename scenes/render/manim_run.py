@@ -64,6 +64,8 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
     from manim import config, logger, tempconfig
 
     from scenes.render.segment_encoder import use_held_frame_encoder
+    from scenes.render.path_cache import use_path_cache
+    from scenes.render.still_overlay import use_still_overlays
 
     video = not still and not frames
     options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
@@ -79,6 +81,8 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
         scene = scene_class(spec=spec, skip_animations=still)
         if video:
             use_held_frame_encoder(scene.renderer.file_writer)
+        use_still_overlays(scene)
+        use_path_cache(scene.renderer.camera)
         repeats = record_frame_repeats(scene) if frames else []
         scene.render()
         writer = scene.renderer.file_writer

@@ -87,6 +87,7 @@ def plan_job(payload: dict) -> dict:
         with tempconfig(options):
             logger.setLevel(config.verbosity)
             scene = entry(job.scene_id).load()(spec=job.spec, skip_animations=True)
+            _draw_nothing_while_skipping(scene.renderer)
             plays = _record_play_costs(scene)
             scene.render()
             end = float(scene.time)
@@ -156,6 +157,21 @@ def _per_frame_seconds(pixels, settings) -> tuple[float, float]:
     return convert, encode
 
 
+def _draw_nothing_while_skipping(renderer) -> None:
+    """Manim draws a skipped animation anyway (its static image, then one frame of what moves),
+    only to throw the pixels away: a full frame per animation before a part's range. Drawing
+    waits until the renderer stops skipping; the first animation it renders saves its own static
+    image, so nothing drawn before is ever shown."""
+    original = renderer.update_frame
+
+    def update_frame(*args, **kwargs):
+        if renderer.skip_animations:
+            return None
+        return original(*args, **kwargs)
+
+    renderer.update_frame = update_frame
+
+
 def _record_play_starts(scene) -> dict[int, float]:
     """Animation number → scene time when it began (on this run's clock)."""
     renderer = scene.renderer
@@ -178,6 +194,8 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
 
     from scenes.render.jobs import job_from_payload
     from scenes.render.segment_encoder import use_held_frame_encoder
+    from scenes.render.path_cache import use_path_cache
+    from scenes.render.still_overlay import use_still_overlays
 
     started = time.monotonic()
     with worker_scratch("normgeo-part-") as scratch:
@@ -191,6 +209,9 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
             logger.setLevel(config.verbosity)
             scene = entry(job.scene_id).load()(spec=job.spec)
             use_held_frame_encoder(scene.renderer.file_writer)
+            use_still_overlays(scene)
+            use_path_cache(scene.renderer.camera)
+            _draw_nothing_while_skipping(scene.renderer)
             starts = _record_play_starts(scene)
             added = _record_captions(scene)
             ending: dict = {}

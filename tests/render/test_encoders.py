@@ -219,6 +219,24 @@ def test_lower_quality_is_smaller(tmp_path):
     assert ssim_of_animation(tmp_path / "high.gif", frames) > ssim_of_animation(tmp_path / "low.gif", frames) > 0.95
 
 
+def colours_shown(path: Path) -> int:
+    return len(np.unique(np.concatenate([frame.reshape(-1, 3) for frame, _ in decoded_frames(path)]), axis=0))
+
+
+def test_the_palette_grows_only_for_frames_that_need_more_colours(tmp_path):
+    """Quality 70 starts from 64 colours. Stripes of 150 random colours, scrolling, fall short of
+    its SSIM floor on 64, so the palette doubles (more colours reach the file); the moving disc,
+    a few colours and their anti-aliasing, keeps its 64 at most."""
+    rng = np.random.default_rng(7)
+    colours = rng.integers(0, 256, size=(150, 3), dtype=np.uint8)
+    stripes = [(np.repeat(np.roll(colours, shift, axis=0), 2, axis=0)[:, None, :].repeat(120, axis=1), 1 / FPS)
+               for shift in range(6)]
+    many = encode_gif(stripes, tmp_path / "many.gif", width=120, fps=FPS, quality=70)
+    few = encode_gif(moving_disc(), tmp_path / "few.gif", width=160, fps=FPS, quality=70)
+    assert colours_shown(many.path) > 64
+    assert colours_shown(few.path) <= 64
+
+
 def test_real_frames_encode_sharp(tmp_path):
     frames = real_frames()
     target = tmp_path / "real.gif"

@@ -64,6 +64,55 @@ def test_manim_skipped_animations_advance_the_clock_by_their_exact_duration(tmp_
     assert clock(1) == (pytest.approx(0.1 + 1 / 15), ["first", "second"])
 
 
+def test_a_part_draws_nothing_before_its_range_and_shows_the_same_frames(tmp_path):
+    """Manim draws every skipped animation (static image and one frame) and throws it away; with
+    the guard a part draws nothing before ``from_animation_number``, and its frames are unchanged."""
+    from manim import Circle, Create, Scene, Square, Transform, tempconfig
+
+    from scenes.render.split import _draw_nothing_while_skipping
+
+    class Three(Scene):
+        def construct(self):
+            circle = Circle()
+            self.play(Create(circle), run_time=0.2)
+            self.play(Transform(circle, Square()), run_time=0.2)
+            self.play(circle.animate.shift([1, 0, 0]), run_time=0.2)
+
+    def part(guarded):
+        options = {"media_dir": str(tmp_path / str(guarded)), "frame_rate": 15, "pixel_width": 64, "pixel_height": 36,
+                   "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR", "from_animation_number": 2}
+        frames, skipped_draws = [], 0
+        with tempconfig(options):
+            scene = Three()
+            renderer = scene.renderer
+            if guarded:
+                _draw_nothing_while_skipping(renderer)
+            capture = renderer.camera.capture_mobjects
+
+            def counted(*args, **kwargs):
+                nonlocal skipped_draws
+                skipped_draws += renderer.skip_animations
+                return capture(*args, **kwargs)
+
+            renderer.camera.capture_mobjects = counted
+            add_frame = renderer.add_frame
+
+            def recorded(frame, num_frames=1):
+                if not renderer.skip_animations:  # Manim hands skipped frames over too, and drops them
+                    frames.append(frame.copy())
+                return add_frame(frame, num_frames)
+
+            renderer.add_frame = recorded
+            scene.render()
+        return frames, skipped_draws
+
+    plain, plain_draws = part(False)
+    guarded, guarded_draws = part(True)
+    assert plain_draws > 0 and guarded_draws == 0
+    assert len(guarded) == len(plain) == 3
+    assert all(np.array_equal(a, b) for a, b in zip(plain, guarded))
+
+
 @pytest.mark.render
 def test_split_render_equals_the_unsplit_one_and_shares_its_cache(tmp_path):
     """scale-invariance in 3 parts on 2 processes: the decoded frames, the .srt and the narrated
