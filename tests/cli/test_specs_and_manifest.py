@@ -114,7 +114,8 @@ def test_ctrl_c_keeps_finished_files_and_records_each_of_them(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     scenes = ["scale-invariance", "layernorm-2d", "sphere-radii", "radial-projection", "direction-not-length"]
     process = subprocess.Popen([*NORMGEO, "still", *scenes, *TINY, "--jobs", "2", "--out", str(tmp_path)], cwd=ROOT,
-                               env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
+                               env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=default_sigint)  # as from a terminal, even in a background job
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and not list(tmp_path.rglob("*.png")):
         time.sleep(0.2)
@@ -148,3 +149,10 @@ def test_the_cache_key_changes_when_any_source_of_the_output_changes(changed, tm
 
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert input_hash(job) != before
+
+
+def default_sigint() -> None:
+    """In a child before exec: SIGINT to its default, so that Python turns it into KeyboardInterrupt
+    (a suite run as a background job of a non-interactive shell has it ignored, and children
+    inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

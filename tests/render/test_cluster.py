@@ -188,9 +188,11 @@ def test_ctrl_c_cancels_the_cluster_jobs_and_keeps_the_folder_clean(cluster, tmp
     """SIGINT to the client while the workers render: exit 130, the scheduler forgets every job
     within seconds, and the output folder holds no partial or unrecorded file."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # as from a terminal: SIGINT handled even when this suite runs as a background job of a
+    # non-interactive shell (SIGINT ignored there, and the child would inherit that)
     process = subprocess.Popen([*NORMGEO, "render", *SCENES, *TINY, "--scheduler", cluster.address,
                                 "--out", str(tmp_path)], cwd=ROOT, env=env, stderr=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     with distributed.Client(cluster.address) as client:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not any(client.processing().values()):
@@ -255,3 +257,8 @@ def test_manifest_records_are_plain_json(tmp_path):
     payload = json.loads(json.dumps(job_payload(job, input_hash(job))))
     rebuilt = job_from_payload(payload)
     assert rebuilt.spec == job.spec and rebuilt.settings == job.settings and rebuilt.relative_path == job.relative_path
+
+
+def default_sigint() -> None:
+    """In a child before exec: SIGINT to its default, so that Python turns it into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
