@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scenes.render.manifest import Manifest
+from tests.helpers import default_sigint
 
 NORMGEO = [sys.executable, "-c", "from scenes.cli.main import main; main()"]
 TINY = ("--resolution", "192x108")
@@ -149,10 +150,3 @@ def test_the_cache_key_changes_when_any_source_of_the_output_changes(changed, tm
 
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert input_hash(job) != before
-
-
-def default_sigint() -> None:
-    """In a child before exec: SIGINT to its default, so that Python turns it into KeyboardInterrupt
-    (a suite run as a background job of a non-interactive shell has it ignored, and children
-    inherit that)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)

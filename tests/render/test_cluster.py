@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from scenes.cli.main import cli
 from scenes.render import Manifest
+from tests.helpers import default_sigint
 
 distributed = pytest.importorskip("distributed")
 
@@ -257,8 +258,3 @@ def test_manifest_records_are_plain_json(tmp_path):
     payload = json.loads(json.dumps(job_payload(job, input_hash(job))))
     rebuilt = job_from_payload(payload)
     assert rebuilt.spec == job.spec and rebuilt.settings == job.settings and rebuilt.relative_path == job.relative_path
-
-
-def default_sigint() -> None:
-    """In a child before exec: SIGINT to its default, so that Python turns it into KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
