@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scenes.render.errors import InputError
+from scenes.render.handoff import DaskHandoff, FolderHandoff, Handoff
 
 __all__ = ["Outcome", "Executor", "LocalExecutor", "DaskExecutor", "JobFailed", "worker_name", "code_identity",
            "failure_reason", "worker_scratch",
@@ -127,6 +128,11 @@ class Executor:
     def workers(self) -> list[str]:
         return []
 
+    def handoff(self, name: str) -> Handoff:
+        """A place where running calls and the client pass each other small values (see
+        :mod:`scenes.render.handoff`), named ``name`` within this executor."""
+        raise NotImplementedError
+
     def cancel(self) -> None:
         """Cancel every call not finished yet (Ctrl-C)."""
 
@@ -154,6 +160,14 @@ class LocalExecutor(Executor):
         self.pool: ProcessPoolExecutor | None = None
         self.queued: list[tuple[object, Callable, tuple]] = []
         self.futures: dict = {}
+        self.handoffs: Path | None = None
+
+    def handoff(self, name: str) -> FolderHandoff:
+        if self.handoffs is None:
+            self.handoffs = Path(tempfile.mkdtemp(prefix="normgeo-handoff-"))
+        folder = self.handoffs / name
+        folder.mkdir()
+        return FolderHandoff(folder)
 
     def submit(self, key, fn, *args) -> None:
         self.queued.append((key, fn, args))
@@ -205,6 +219,9 @@ class LocalExecutor(Executor):
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+        if self.handoffs is not None:
+            shutil.rmtree(self.handoffs, ignore_errors=True)
+            self.handoffs = None
 
 
 def code_identity() -> dict:
@@ -349,6 +366,9 @@ class DaskExecutor(Executor):
 
     def workers(self) -> list[str]:
         return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
+
+    def handoff(self, name: str) -> DaskHandoff:
+        return DaskHandoff(f"normgeo-{self.client.id}-{name}", self.client)
 
     def submit(self, key, fn, *args) -> None:
         future = self.client.submit(run_on_dask_worker, fn, *args, pure=False, retries=self.retries)

@@ -22,6 +22,7 @@ from scenes.kit.spec import SceneSpec
 from scenes.kit.text import COMMON_TEXT, SCENES_DIR
 from scenes.render.executors import Executor, JobFailed, LocalExecutor, failure_reason, worker_name, worker_scratch
 from scenes.render.files import install_file
+from scenes.render.handoff import Handoff
 from scenes.render.manifest import Manifest
 from scenes.render.names import artifact_name, gif_name, spec_tag
 from scenes.render.settings import GifOptions, RenderSettings
@@ -371,12 +372,34 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
         failed.add(index)
         finish(index, RenderResult(jobs[index][0], "failed", error=reason))
 
+    # A split job starts its plan and its first part at once; the first part renders while the plan
+    # measures the scene and learns where to stop through the job's hand-off (see split.render_lead).
+    handoffs: dict[int, Handoff] = {}
     for index, job, digest in pending:
         payload = job_payload(job, digest, verbose)
         if split > 1 and is_splittable(job):
-            executor.submit(("plan", index), splitting.plan_job, payload)
+            handoffs[index] = executor.handoff(f"job{index}")
+            parts[index] = {}
+            executor.submit(("plan", index), splitting.plan_job, payload, handoffs[index])
+            executor.submit(("part", index, 0), splitting.render_lead, payload, handoffs[index], split)
         else:
             executor.submit(("whole", index), produce, payload)
+
+    def stop_lead(index: int) -> None:
+        if index in handoffs:
+            handoffs[index].put(splitting.END, -1)
+
+    def join_when_complete(index: int) -> None:
+        job, digest = jobs[index]
+        if index not in part_count or len(parts[index]) < part_count[index]:
+            return
+        try:
+            joined = splitting.join_parts(job, [parts[index][number] for number in range(part_count[index])])
+        except Exception as error:
+            fail(index, failure_reason(error))
+            return
+        handoffs[index].discard((splitting.ROWS, splitting.END, splitting.PROGRESS))
+        finish(index, _install_or_fail(job, digest, joined))
 
     def tick() -> None:
         reporter.busy(executor.running())
@@ -391,30 +414,33 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
                 continue
             if outcome.error is not None:
                 fail(index, outcome.error)
+                stop_lead(index)
             elif kind == "whole":
                 finish(index, _install_or_fail(job, digest, outcome.value))
             elif kind == "plan":
-                ranges = splitting.plan_parts(outcome.value["costs"], split)
-                payload = job_payload(job, digest, verbose)
-                if len(ranges) == 1:
-                    executor.submit(("whole", index), produce, payload)
-                    continue
+                handoff = handoffs[index]
+                plan, progress = outcome.value, handoff.get(splitting.PROGRESS)
+                costs = splitting.plan_costs(plan)
+                ranges = splitting.plan_parts(costs, split, splitting.lead_extra(plan, progress, costs))
+                if len(ranges) > 1:  # again, now that the next part's skipping is known
+                    extra = splitting.lead_extra(plan, progress, costs, skipped=ranges[1][0])
+                    ranges = splitting.plan_parts(costs, split, extra)
+                handoff.put(splitting.END, ranges[0][1])
                 part_count[index] = len(ranges)
-                parts[index] = {}
-                for number, (first, last) in enumerate(ranges):
+                payload = job_payload(job, digest, verbose)
+                for number, (first, last) in enumerate(ranges[1:], 1):
                     executor.submit(("part", index, number), splitting.render_part, payload, first, last,
                                     number == len(ranges) - 1)
+                join_when_complete(index)
             else:
                 parts[index][outcome.key[2]] = outcome.value
-                if len(parts[index]) == part_count[index]:
-                    ordered = [parts[index][number] for number in range(part_count[index])]
-                    try:
-                        joined = splitting.join_parts(job, ordered)
-                    except Exception as error:
-                        fail(index, failure_reason(error))
-                        continue
-                    finish(index, _install_or_fail(job, digest, joined))
+                join_when_complete(index)
     except KeyboardInterrupt:
+        for index in handoffs:
+            try:
+                stop_lead(index)
+            except Exception:  # the scheduler may be gone; its tasks with it
+                pass
         executor.cancel()
         raise
     finally:

@@ -1,0 +1,93 @@
+"""Small named values that the tasks of one split render and the client pass each other while they
+run: the plan streams what it has measured, the client says where the first part ends, the first
+part says how far it has got. One writer per name; readers poll and see the latest value, or
+``None`` before the first.
+
+Two implementations, one per executor: files in a folder of this machine for the local process
+pool, and Dask's ``Variable`` (kept by the scheduler, so workers need no shared file system).
+Both are plain picklable handles, sent to the tasks as an argument.
+
+>>> import tempfile
+>>> handoff = FolderHandoff(tempfile.mkdtemp())
+>>> handoff.get("end") is None
+True
+>>> handoff.put("end", 7); handoff.get("end")
+7
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["Handoff", "FolderHandoff", "DaskHandoff"]
+
+
+class Handoff:
+    """Named JSON-able values shared by the client and the tasks of one job."""
+
+    def put(self, name: str, value) -> None:
+        raise NotImplementedError
+
+    def get(self, name: str):
+        """The latest value put under ``name``, or ``None`` if there is none yet."""
+        raise NotImplementedError
+
+    def discard(self, names: tuple[str, ...]) -> None:
+        """Forget the values under ``names`` (the client, once the job's tasks are over)."""
+
+
+class FolderHandoff(Handoff):
+    """One JSON file per name in ``folder``, replaced atomically (a reader never sees half a
+    value). Local processes only."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+
+    def put(self, name: str, value) -> None:
+        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=f".{name}.")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            json.dump(value, file)
+        os.replace(temporary, self.folder / f"{name}.json")
+
+    def get(self, name: str):
+        try:
+            return json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+
+    def discard(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            (self.folder / f"{name}.json").unlink(missing_ok=True)
+
+
+class DaskHandoff(Handoff):
+    """One ``distributed.Variable`` per name, ``prefix``-named. On a worker it uses the worker's
+    client; the client passes its own (which is not pickled with the handle)."""
+
+    def __init__(self, prefix: str, client=None):
+        self.prefix = prefix
+        self.client = client
+
+    def __reduce__(self):
+        return (DaskHandoff, (self.prefix,))
+
+    def _variable(self, name: str):
+        from distributed import Variable, get_client
+
+        return Variable(f"{self.prefix}-{name}", client=self.client or get_client())
+
+    def put(self, name: str, value) -> None:
+        self._variable(name).set(value)
+
+    def get(self, name: str):
+        try:
+            return self._variable(name).get(timeout=0)
+        except TimeoutError:
+            return None
+
+    def discard(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            self._variable(name).delete()
