@@ -8,7 +8,8 @@ Prints:
   1. lecture: every scene at 480p15 through Dask (a local `dask scheduler` and two
      `dask worker --nthreads 1`) against `normgeo render --all --jobs 2`, wall seconds, both cold;
   2. split: layernorm-hyperplane at 1080p60 with `--split 2` against unsplit (2 processes), cold;
-     and the same with each worker pinned to one core (`taskset`): two one-core workers against one;
+     and the same with each worker pinned to one core (`taskset`): two one-core Dask workers against
+     one one-core process without Dask, and against one one-core Dask worker;
   3. paper: the whole matrix (scenes × 3 languages × 2 themes × 1080p60 and 2160p60) on 1, 8
      and 32 two-core workers, from per-scene costs: a manifest's `render_seconds` where it has
      them, else the 1080p60 figures of bench/exports.py (2026-11-30, README) on one core;
@@ -137,11 +138,16 @@ def split_section(scene: str, size: list[str], work: Path) -> None:
     # on a core each.
     one = timed(["taskset", "-c", "0", *NORMGEO, "render", scene, *size, "--jobs", "1", "--quiet",
                  "--out", str(work / "pinned-whole")])
+    with LocalCluster(1, pinned=True) as cluster:  # the same through Dask: its client and scheduler included
+        one_dask = timed([*NORMGEO, "render", scene, *size, "--scheduler", cluster.address, "--quiet",
+                          "--out", str(work / "pinned-whole-dask")])
     with LocalCluster(2, pinned=True) as cluster:
         two = timed([*NORMGEO, "render", scene, *size, "--scheduler", cluster.address, "--split", "2", "--quiet",
                      "--out", str(work / "pinned-split")])
-    print(f"| unsplit, one one-core worker | {one:.1f} s |\n"
-          f"| --split 2, two one-core workers (Dask) | {two:.1f} s ({two / one:.2f}×) |")
+    print(f"| unsplit, one one-core process (`taskset`, no Dask) | {one:.1f} s |\n"
+          f"| unsplit, one one-core Dask worker | {one_dask:.1f} s |\n"
+          f"| --split 2, two one-core Dask workers | {two:.1f} s ({two / one:.2f}× the first, "
+          f"{two / one_dask:.2f}× the second) |")
 
 
 def scene_costs(manifest: Path | None) -> dict[tuple[str, str], float]:
@@ -185,7 +191,8 @@ def paper_section(manifest: Path | None, split: int, overhead: float) -> None:
           f"1080p60 unless measured; {overhead:g} s per split part")
     print(f"| two-core workers | whole scenes | --split {split} | floor: longest job, whole / split |\n"
           "|---:|---:|---:|---:|")
-    # each part rebuilds the scene up to its range, and a dry run plans the split: `overhead` s per part
+    # the plan's dry run (in the last part), the first part's own build of the scene, Dask's share of
+    # the cores: `overhead` s per part
     parts = [cost / split + overhead for cost in jobs for _ in range(split)]
     for workers in (1, 8, 32):
         slots = 2 * workers
@@ -199,8 +206,9 @@ def main() -> None:
     parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated: {', '.join(SECTIONS)}")
     parser.add_argument("--manifest", type=Path, default=None, help="per-scene costs from this manifest")
     parser.add_argument("--split", type=int, default=4, help="parts per job in the on-paper --split column")
-    parser.add_argument("--part-overhead", type=float, default=8.0,
-                        help="seconds each split part adds (planning dry run, rebuilding the scene, start-up)")
+    parser.add_argument("--part-overhead", type=float, default=4.0,
+                        help="seconds each split part adds (the plan's dry run, the first part's own build of "
+                             "the scene, start-up; README, 2026-11-30)")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     print(f"# normgeo on a cluster, {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, "

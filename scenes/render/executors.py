@@ -5,6 +5,8 @@ finish, each with the name of the worker that ran it. :class:`LocalExecutor` is 
 ``--jobs N`` (or the calling process itself for one job at a time); :class:`DaskExecutor` sends the
 same calls to a Dask distributed scheduler (``--scheduler tcp://HOST:PORT``), whose workers need
 only normgeo installed: results come back as bytes plus metadata, so no shared file system is needed.
+Each also gives the calls of one split job a hand-off for small values they pass each other while
+running (:mod:`scenes.render.handoff`: files in a folder here, Dask ``Variable`` objects there).
 
 >>> with LocalExecutor(1) as executor:
 ...     executor.submit("a", pow, 2, 10)

@@ -372,33 +372,38 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
         failed.add(index)
         finish(index, RenderResult(jobs[index][0], "failed", error=reason))
 
-    # A split job starts its plan and its first part at once; the first part renders while the plan
-    # measures the scene and learns where to stop through the job's hand-off (see split.render_lead).
+    # A split job's parts all start at once: the last measures the scene and chooses the ranges
+    # (split.render_tail), the first renders meanwhile and learns where to stop, the others wait for
+    # their range; they pass these through the job's hand-off.
     handoffs: dict[int, Handoff] = {}
     for index, job, digest in pending:
         payload = job_payload(job, digest, verbose)
         if split > 1 and is_splittable(job):
-            handoffs[index] = executor.handoff(f"job{index}")
-            parts[index] = {}
-            executor.submit(("plan", index), splitting.plan_job, payload, handoffs[index])
-            executor.submit(("part", index, 0), splitting.render_lead, payload, handoffs[index], split)
+            handoff = handoffs[index] = executor.handoff(f"job{index}")
+            parts[index], part_count[index] = {}, split
+            # the tail first: the others wait on what it measures, so it must never queue behind them
+            executor.submit(("part", index, split - 1), splitting.render_tail, payload, handoff, split)
+            executor.submit(("part", index, 0), splitting.render_lead, payload, handoff, split)
+            for number in range(1, split - 1):
+                executor.submit(("part", index, number), splitting.render_middle, payload, handoff, number)
         else:
             executor.submit(("whole", index), produce, payload)
 
-    def stop_lead(index: int) -> None:
+    def stop_parts(index: int) -> None:
         if index in handoffs:
-            handoffs[index].put(splitting.END, -1)
+            handoffs[index].put(splitting.STOP, True)
 
     def join_when_complete(index: int) -> None:
         job, digest = jobs[index]
-        if index not in part_count or len(parts[index]) < part_count[index]:
+        if len(parts[index]) < part_count[index]:
             return
+        ordered = [parts[index][number] for number in range(part_count[index])]
         try:
-            joined = splitting.join_parts(job, [parts[index][number] for number in range(part_count[index])])
+            joined = splitting.join_parts(job, [part for part in ordered if not part.get("empty")])
         except Exception as error:
             fail(index, failure_reason(error))
             return
-        handoffs[index].discard((splitting.ROWS, splitting.END, splitting.PROGRESS))
+        handoffs[index].discard(splitting.HANDOFF_NAMES)
         finish(index, _install_or_fail(job, digest, joined))
 
     def tick() -> None:
@@ -414,31 +419,16 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
                 continue
             if outcome.error is not None:
                 fail(index, outcome.error)
-                stop_lead(index)
+                stop_parts(index)
             elif kind == "whole":
                 finish(index, _install_or_fail(job, digest, outcome.value))
-            elif kind == "plan":
-                handoff = handoffs[index]
-                plan, progress = outcome.value, handoff.get(splitting.PROGRESS)
-                costs = splitting.plan_costs(plan)
-                ranges = splitting.plan_parts(costs, split, splitting.lead_extra(plan, progress, costs))
-                if len(ranges) > 1:  # again, now that the next part's skipping is known
-                    extra = splitting.lead_extra(plan, progress, costs, skipped=ranges[1][0])
-                    ranges = splitting.plan_parts(costs, split, extra)
-                handoff.put(splitting.END, ranges[0][1])
-                part_count[index] = len(ranges)
-                payload = job_payload(job, digest, verbose)
-                for number, (first, last) in enumerate(ranges[1:], 1):
-                    executor.submit(("part", index, number), splitting.render_part, payload, first, last,
-                                    number == len(ranges) - 1)
-                join_when_complete(index)
             else:
                 parts[index][outcome.key[2]] = outcome.value
                 join_when_complete(index)
     except KeyboardInterrupt:
         for index in handoffs:
             try:
-                stop_lead(index)
+                stop_parts(index)
             except Exception:  # the scheduler may be gone; its tasks with it
                 pass
         executor.cancel()

@@ -7,6 +7,16 @@ on exactly the frame an unsplit render shows there, and since Manim encodes each
 segment of its own and joins the segments without re-encoding, the parts joined the same way
 (PyAV remux) give the very frames of an unsplit render.
 
+All parts of a job start at once and agree on the ranges through the job's hand-off
+(:mod:`scenes.render.handoff`). The last part (:func:`render_tail`) is also the plan: it runs the
+scene skipping everything, measures what each animation costs, forks a waiting copy of itself
+before animations (:mod:`scenes.render.snapshots`), chooses the ranges and wakes the copy nearest
+the last range's start, which renders from there without building the scene again. The first
+part (:func:`render_lead`) renders from animation 0 meanwhile, never past what the rows measured
+so far guarantee it (:func:`lead_may_start`), and stops where the plan says; the ranges give it
+what it has already done on top of its share. Parts in between (:func:`render_middle`) wait for
+their range and re-run the scene up to it.
+
 Subtitles need care. A skipped animation advances ``scene.time`` by its exact duration, a rendered
 one by whole frames, so the clocks of two parts disagree by fractions of a frame before their
 ranges; and every part's run adds *every* caption up to its end, the skipped ones included. So
@@ -31,28 +41,37 @@ from scenes.kit.registry import entry
 from scenes.render.executors import JobFailed, worker_name, worker_scratch
 from scenes.render.handoff import Handoff
 from scenes.render.manim_run import manim_options
+from scenes.render.snapshots import Snapshots
 from scenes.render.subtitles import srt_to_vtt
 from scenes.render.video import concatenate
 
-__all__ = ["plan_parts", "plan_costs", "lead_may_start", "lead_extra", "plan_job", "render_part", "render_lead",
-           "join_parts", "ROWS", "END", "PROGRESS"]
+__all__ = ["plan_parts", "plan_costs", "lead_may_start", "render_part", "render_lead", "render_middle", "render_tail",
+           "join_parts", "ROWS", "RANGES", "END", "PROGRESS", "STOP", "HANDOFF_NAMES"]
 
 EPS = 1e-4  # seconds; clock values compared across one run are equal, this only absorbs rounding
-# names in a split job's hand-off: the plan's rows so far, the first part's last animation, its progress
-ROWS, END, PROGRESS = "rows", "end", "progress"
+# A split job's hand-off: the plan's rows so far, the ranges it chose, the first part's last animation,
+# how many animations the first part has done, and the client's word to stop.
+ROWS, RANGES, END, PROGRESS, STOP = "rows", "ranges", "end", "progress", "stop"
+HANDOFF_NAMES = (ROWS, RANGES, END, PROGRESS, STOP)
+NEVER = 10**9  # a from_animation_number no scene reaches: the tail's measuring run renders nothing
+POLL = 0.05  # seconds between looks at the hand-off while waiting
 
 
 def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[tuple[int, int]]:
     """Contiguous ranges ``(first, last)`` of animation numbers, at most ``parts`` of them, never an
-    empty one, that finish together: the first range is rendered by a part that began
-    ``lead_extra`` (in cost units) before the others, so it gets that much more and the others share
-    the rest equally: with total cost T and n ranges, the first ends where its cost reaches
-    (T + (n − 1)·lead_extra)/n.
+    empty one, that finish as nearly together as whole animations allow: the first range is
+    rendered by a part that is ``lead_extra`` (in cost units) ahead of the others, so it gets that
+    much more and the others share the rest equally. With total cost T and n ranges, the first
+    should end where its cost reaches (T + (n − 1)·lead_extra)/n, the k-th a further
+    (T − that)/(n − 1) on; each range ends before or after the animation that crosses its mark,
+    whichever lands nearer.
 
     >>> plan_parts([1, 1, 1, 1], 2)
     [(0, 1), (2, 3)]
     >>> plan_parts([5, 1, 1, 1, 1, 1], 2)
     [(0, 0), (1, 5)]
+    >>> plan_parts([3, 3, 1, 1], 2)
+    [(0, 0), (1, 3)]
     >>> plan_parts([2.0], 3)
     [(0, 0)]
     >>> plan_parts([1] * 8, 2, lead_extra=2)
@@ -65,12 +84,20 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
     rest_share = (total - first_share) / (parts - 1) if parts > 1 else 0.0
     ranges, first, elapsed = [], 0, 0.0
     for index, cost in enumerate(costs):
-        elapsed += cost
         remaining_parts = parts - len(ranges) - 1
         if remaining_parts == 0:
             break
-        # close this range once it reaches its share, leaving one animation per remaining part
-        if elapsed >= first_share + len(ranges) * rest_share - 1e-9 or count - index - 1 == remaining_parts:
+        mark = first_share + len(ranges) * rest_share
+        if index > first and elapsed + cost >= mark - 1e-9 and mark - elapsed < elapsed + cost - mark:
+            ranges.append((first, index - 1))  # nearer the mark without this animation
+            first = index
+            remaining_parts -= 1
+            if remaining_parts == 0:
+                break
+            mark += rest_share
+        elapsed += cost
+        # close after this animation once it reaches the mark, leaving one animation per remaining part
+        if elapsed >= mark - 1e-9 or count - index - 1 == remaining_parts:
             ranges.append((first, index))
             first = index + 1
     ranges.append((first, count - 1))
@@ -93,12 +120,14 @@ def lead_may_start(number: int, rows: list[list[float]], parts: int) -> bool:
     """Whether the first part may render animation ``number`` knowing only the plan's first rows:
     only if every plan the remaining rows can complete gives the first range at least animations
     0…``number``. The costs of :func:`plan_costs` weigh the three columns of a row with
-    non-negative factors, and rows still to come only add, so it is enough that the rows before
-    ``number`` hold less than a ``parts``-th of each column seen so far (the first range reaches
-    at least that share), and that ``parts`` − 1 seen animations follow it (one for each other range).
+    non-negative factors, and rows still to come only add, so it is enough that the rows up to
+    ``number`` hold less than a ``parts``-th of each column seen so far (the first range's mark is
+    at least that share, and :func:`plan_parts` ends a range at the latest just before the
+    animation that crosses its mark), and that ``parts`` − 1 seen animations follow it (one for
+    each other range).
 
     >>> rows = [[1, 1, 1]] * 10
-    >>> lead_may_start(0, [], 2), lead_may_start(4, rows, 2), lead_may_start(5, rows, 2)
+    >>> lead_may_start(0, [], 2), lead_may_start(3, rows, 2), lead_may_start(4, rows, 2)
     (True, True, False)
     >>> lead_may_start(1, [[1, 1, 1]], 2)
     False
@@ -107,94 +136,10 @@ def lead_may_start(number: int, rows: list[list[float]], parts: int) -> bool:
         return True  # no range is empty: the first always holds animation 0
     if number > len(rows) - parts:
         return False
-    before = [sum(column) for column in zip(*rows[:number])]
+    upto = [sum(column) for column in zip(*rows[:number + 1])]
     seen = [sum(column) for column in zip(*rows)]
     # the first column has weight 1; a margin above plan_parts' rounding tolerance keeps it strict
-    return before[0] * parts <= seen[0] - parts * 1e-6 and all(b * parts <= t for b, t in zip(before[1:], seen[1:]))
-
-
-def lead_extra(plan: dict, progress: list[float] | None, costs: list[float], skipped: int = 0) -> float:
-    """How far ahead the first part is, in cost units, when the next part renders its first
-    animation: it began with the plan, and the next part first skips ``skipped`` animations, which
-    takes about what the plan spent on them (``starts``: its seconds at each animation's start);
-    seconds become cost units at the rate the first part has rendered so far (``progress``:
-    animations done, seconds since its first began). 0 while it has finished none.
-
-    >>> lead_extra({"seconds": 3.0, "starts": [1.0, 2.0, 2.5]}, [2, 4.0], [1.0, 1.0, 6.0], skipped=2)
-    2.25
-    """
-    if not progress or progress[0] <= 0 or progress[1] <= 0:
-        return 0.0
-    done, seconds = int(progress[0]), float(progress[1])
-    starts = plan["starts"] + [plan["seconds"]]
-    ahead = plan["seconds"] + starts[min(skipped, len(starts) - 1)] - starts[0]
-    return ahead * sum(costs[:done]) / seconds
-
-
-def plan_job(payload: dict, handoff: Handoff | None = None) -> dict:
-    """What each animation of the job's scene costs to render, from a run that skips every animation
-    (a few seconds): ``{"rows", "drawn", "held", "durations", "starts", "seconds", "worker"}``, as
-    :func:`plan_costs` and :func:`lead_extra` read them. Runs on a worker; the rows are also put in
-    ``handoff`` as they are measured, so that the first part, already rendering, knows how far it
-    may go.
-
-    A row is (frames drawn × seconds to draw what moves, frames drawn, frames held). Drawing is
-    measured by drawing the animation's last frame once; conversion and x264's CPU seconds per frame
-    on the scene's last frame. A wait with nothing moving draws one frame and holds it. Ranges of
-    equal cost finish together; ranges of equal duration do not (a 3-D part draws several times
-    slower than a caption, a wait costs next to nothing)."""
-    from manim import config, logger, tempconfig
-
-    from scenes.render.jobs import job_from_payload
-
-    started = time.monotonic()
-    with worker_scratch("normgeo-plan-") as scratch:
-        job = job_from_payload(payload)
-        options = manim_options(job.scene_id, job.settings_for_output, scratch, video=False) | {
-            "dry_run": True, "write_to_movie": False}
-        with tempconfig(options):
-            logger.setLevel(config.verbosity)
-            scene = entry(job.scene_id).load()(spec=job.spec, skip_animations=True)
-            _draw_nothing_while_skipping(scene.renderer)
-            rows, durations, starts = [], [], []
-
-            def measured(start: float, duration: float, frozen: bool, draw: float) -> None:
-                starts.append(start - started)
-                shown = max(1, round(duration * config.frame_rate))
-                drawn = 1 if frozen else shown
-                rows.append([drawn * draw, drawn, shown - drawn])
-                durations.append(duration)
-                if handoff is not None:
-                    handoff.put(ROWS, rows)
-
-            _measure_plays(scene, measured)
-            scene.render()
-            camera = scene.renderer.camera
-            camera.reset()
-            camera.capture_mobjects(scene.mobjects)
-            convert, encode, encode_held = _per_frame_seconds(camera.pixel_array, job.settings_for_output)
-        return {"rows": rows, "drawn": convert + encode, "held": encode_held, "durations": durations, "starts": starts,
-                "seconds": time.monotonic() - started, "worker": worker_name()}
-
-
-def _measure_plays(scene, measured) -> None:
-    """After each animation: ``measured(began, duration, frozen, draw)``: when it began (monotonic
-    clock), its duration, whether it is a wait with nothing moving, and the seconds to draw its
-    moving mobjects once (in their final state)."""
-    renderer = scene.renderer
-    original = renderer.play
-
-    def play(*args, **kwargs):
-        began, start = time.monotonic(), float(renderer.time)
-        original(*args, **kwargs)
-        frozen = bool(scene.animations) and scene.is_current_animation_frozen_frame()
-        camera = renderer.camera
-        drawing = time.perf_counter()
-        camera.reset()
-        camera.capture_mobjects(list(scene.moving_mobjects) + list(scene.foreground_mobjects))
-        measured(began, float(renderer.time) - start, frozen, time.perf_counter() - drawing)
-
-    renderer.play = play
+    return upto[0] * parts <= seen[0] - parts * 1e-6 and all(u * parts <= t for u, t in zip(upto[1:], seen[1:]))
 
 
 def _per_frame_seconds(pixels, settings) -> tuple[float, float, float]:
@@ -280,37 +225,68 @@ def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
 
 
 def render_lead(payload: dict, handoff: Handoff, parts: int) -> dict:
-    """The first part, started together with the plan instead of after it: it renders from
-    animation 0 while the plan measures the scene, starts an animation only when
-    :func:`lead_may_start` says that every plan the measured rows can lead to gives it to the first
-    range, and stops after the animation the client puts under ``end`` in ``handoff`` (−1: stop
-    now). Before each animation it puts its ``progress`` (animations done, seconds since the first
-    began) there for the client's balance. Returns what :func:`render_part` does."""
+    """The first part, started with the plan instead of after it: it renders from animation 0
+    while the plan measures the scene, starts an animation only when :func:`lead_may_start` says
+    that every plan the rows measured so far can lead to gives it to the first range, and stops
+    after the animation the plan puts under ``END``. Before each animation it puts the number of
+    animations it has done under ``PROGRESS`` (the plan gives it that much more to do). Returns
+    what :func:`render_part` does."""
     return _render_animations(payload, 0, -1, lead=_Lead(handoff, parts))
+
+
+def render_middle(payload: dict, handoff: Handoff, number: int) -> dict:
+    """Part ``number`` of neither end (``--split 3`` and more): waits for the plan's ranges, then
+    renders its own; ``{"empty": True}`` if the scene has too few animations for it."""
+    ranges = _wait_for(handoff, RANGES, "ranges")
+    if number >= len(ranges) - 1:
+        return {"empty": True, "seconds": 0.0, "worker": worker_name()}
+    first, last = ranges[number]
+    return render_part(payload, first, last, False)
+
+
+def render_tail(payload: dict, handoff: Handoff, parts: int) -> dict:
+    """The plan and the last part in one task. It runs the scene skipping every animation (a few
+    seconds), measuring what each costs (:func:`plan_costs`) and putting the rows under ``ROWS`` as
+    it goes, and forks a waiting copy of itself before each animation (:mod:`snapshots`). Then it
+    chooses the ranges, the first part's head start counted, puts them under ``RANGES`` and the
+    first part's last animation under ``END``, and wakes the copy at the start of the last range,
+    which renders it with the scene already there: the last part neither builds the scene again
+    nor re-runs what comes before. Returns what :func:`render_part` does, or ``{"empty": True}``
+    when the first part has the whole scene."""
+    return _render_animations(payload, NEVER, -1, tail=_Tail(handoff, parts))
+
+
+def _wait_for(handoff: Handoff, name: str, what: str, patience: float = 600.0):
+    """The value under ``name`` once there; ``JobFailed`` if the client stopped the job first, or
+    after ``patience`` seconds."""
+    waited = 0.0
+    while (value := handoff.get(name)) is None:
+        if handoff.get(STOP):
+            raise JobFailed("the client stopped this split render")
+        if waited > patience:
+            raise JobFailed(f"no {what} arrived within {patience:g} s")
+        time.sleep(POLL)
+        waited += POLL
+    return value
 
 
 class _Lead:
     """The first part's side of the hand-off, called before each of its animations."""
 
-    POLL = 0.05  # seconds between looks at the hand-off while waiting for the plan
-    PATIENCE = 600.0  # seconds without a new row or an end before giving up
+    PATIENCE = 600.0  # seconds without a new row before giving up
 
     def __init__(self, handoff: Handoff, parts: int):
         self.handoff, self.parts = handoff, parts
-        self.began: float | None = None
 
     def before(self, number: int) -> int | None:
         """The animation to stop after, once it is known and reached; else ``None`` (go on)."""
-        now = time.monotonic()
-        if self.began is None:
-            self.began = now
-        self.handoff.put(PROGRESS, [number, now - self.began])
-        waited_since, seen = now, -1
+        self.handoff.put(PROGRESS, number)
+        waited, seen = 0.0, -1
         while True:
+            if self.handoff.get(STOP):
+                raise JobFailed("the client stopped this split render")
             end = self.handoff.get(END)
             if end is not None:
-                if end < 0:
-                    raise JobFailed("the client stopped this split render")
                 if number - 1 > end:  # only if a retried plan measured differently
                     raise JobFailed(f"the first part rendered past its end ({end}); it must start again")
                 return end if number > end else None
@@ -318,13 +294,127 @@ class _Lead:
             if lead_may_start(number, rows, self.parts):
                 return None
             if len(rows) != seen:
-                waited_since, seen = time.monotonic(), len(rows)
-            elif time.monotonic() - waited_since > self.PATIENCE:
+                waited, seen = 0.0, len(rows)
+            elif waited > self.PATIENCE:
                 raise JobFailed(f"no plan arrived within {self.PATIENCE:g} s for the first part")
-            time.sleep(self.POLL)
+            time.sleep(POLL)
+            waited += POLL
 
 
-def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None = None) -> dict:
+class _Tail:
+    """The last part's side: the measuring run, its forked copies, the choice of ranges."""
+
+    MAX_COPIES = 8
+
+    def __init__(self, handoff: Handoff, parts: int):
+        self.handoff, self.parts = handoff, parts
+        self.rows: list[list[float]] = []
+        self.snapshots: Snapshots | None = None
+        self.stride = 1  # a copy is taken before every stride-th animation
+
+    @property
+    def in_copy(self) -> bool:
+        return self.snapshots is not None and self.snapshots.in_copy
+
+    def install(self, scene, scratch: Path) -> None:
+        """Before each animation: fork a copy; after it, measure what it costs to draw."""
+        from manim import config
+
+        self.snapshots = Snapshots(scratch)
+        renderer = scene.renderer
+        original = renderer.play
+        original_update = scene.update_to_time
+        updating = 0.0  # seconds in this animation's one update (a skipped animation jumps to its end)
+
+        def update_to_time(t):
+            nonlocal updating
+            began = time.perf_counter()
+            original_update(t)
+            updating += time.perf_counter() - began
+
+        scene.update_to_time = update_to_time
+
+        def play(*args, **kwargs):
+            nonlocal updating
+            if self.in_copy:
+                return original(*args, **kwargs)
+            number = renderer.num_plays
+            if number % self.stride == 0 and (start := self.snapshots.take(number)) is not None:
+                config.from_animation_number = start  # the woken copy: skips to its range, renders it
+                return original(*args, **kwargs)
+            start, updating = float(renderer.time), 0.0
+            original(*args, **kwargs)
+            frozen = bool(scene.animations) and scene.is_current_animation_frozen_frame()
+            camera = renderer.camera
+            began = time.perf_counter()
+            camera.reset()
+            camera.capture_mobjects(list(scene.moving_mobjects) + list(scene.foreground_mobjects))
+            draw = time.perf_counter() - began
+            shown = max(1, round((float(renderer.time) - start) * config.frame_rate))
+            drawn = 1 if frozen else shown
+            # a rendered frame of a moving animation updates its mobjects, then draws what moves
+            self.rows.append([drawn * (draw + (0.0 if frozen else updating)), drawn, shown - drawn])
+            self.handoff.put(ROWS, self.rows)
+            self._keep_few_copies()
+
+        renderer.play = play
+
+    def _keep_few_copies(self) -> None:
+        """End the waiting copies the last range cannot start from, but the latest of them (the
+        nearest copy before a range's start skips up to it); and past ``MAX_COPIES`` keep every
+        second one (each holds the memory the scene has changed since: some 30 MB at 1080p).
+
+        The last range starts no earlier than the first animation at which the cost reaches
+        (n − 1)/n of the total (see :func:`plan_parts`), so a copy taken where every column of the
+        rows up to it holds less than that share of the rows seen is of no use."""
+        waiting = sorted(self.snapshots.waiting)
+        if len(self.rows) >= self.parts:
+            seen = [sum(column) for column in zip(*self.rows)]
+            useless = []
+            for number in waiting:
+                upto = [sum(column) for column in zip(*self.rows[:number + 1])]
+                if upto[0] * self.parts <= seen[0] * (self.parts - 1) - self.parts * 1e-6 and \
+                        all(u * self.parts <= t * (self.parts - 1) for u, t in zip(upto[1:], seen[1:])):
+                    useless.append(number)
+            self.snapshots.end(useless[:-1])
+            waiting = sorted(self.snapshots.waiting)
+        while len(waiting) > self.MAX_COPIES:
+            self.stride *= 2
+            self.snapshots.end([number for number in waiting[1:] if number % self.stride])
+            waiting = sorted(self.snapshots.waiting)
+
+    def finish(self, scene, settings) -> dict:
+        """In the parent, after the measuring run: choose the ranges, wake the copy at the start of
+        the last one and return what it rendered."""
+        try:
+            camera = scene.renderer.camera
+            camera.reset()
+            camera.capture_mobjects(scene.mobjects)
+            convert, encode, held = _per_frame_seconds(camera.pixel_array, settings)
+            costs = plan_costs({"rows": self.rows, "drawn": convert + encode, "held": held})
+            ranges = self.handoff.get(RANGES)  # a retried task keeps what the first try chose
+            if ranges is None:
+                done = self.handoff.get(PROGRESS) or 0
+                ranges = plan_parts(costs, self.parts, lead_extra=sum(costs[:done]))
+                self.handoff.put(RANGES, ranges)
+            self.handoff.put(END, ranges[0][1])
+            if self.handoff.get(STOP):
+                raise JobFailed("the client stopped this split render")
+            if len(ranges) == 1:
+                return {"empty": True, "seconds": 0.0, "worker": worker_name()}
+            first = ranges[-1][0]
+            nearest = max(number for number in self.snapshots.waiting if number <= first)
+            self.snapshots.wake(nearest, first)
+            try:
+                return self.snapshots.result(nearest)
+            except RuntimeError as error:
+                raise JobFailed(str(error)) from None
+        finally:
+            self.snapshots.end_all()
+
+
+def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None = None,
+                       tail: _Tail | None = None) -> dict:
     from manim import config, logger, tempconfig
 
     from scenes.render.jobs import job_from_payload
@@ -350,6 +440,8 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
             starts = _record_play_starts(scene)
             if lead is not None:
                 _stop_where_told(scene.renderer, lead)
+            if tail is not None:
+                tail.install(scene, scratch)
             added = _record_captions(scene)
             ending: dict = {}
             original_tear_down = scene.tear_down
@@ -360,24 +452,42 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
                 original_tear_down()
 
             scene.tear_down = tear_down
-            scene.render()
-            artifact = scene.renderer.file_writer.output_plan.primary_artifact
+            try:
+                scene.render()
+            except BaseException as error:
+                if tail is not None and tail.in_copy:
+                    tail.snapshots.hand_over(error=error)  # does not return
+                raise
+            if tail is not None and not tail.in_copy:
+                return tail.finish(scene, job.settings_for_output)
+            first = int(config.from_animation_number)  # a woken copy's own start
             told = config.upto_animation_number  # Manim keeps "no end" (−1) as infinity
             last = -1 if told == float("inf") else int(told)
-        if artifact is None or not Path(artifact).is_file():
-            raise RuntimeError(f"manim wrote no {job.settings_for_output.format} file for animations {first}–{last}")
-        is_last = last < 0
-        begin, end = starts.get(first, 0.0), ending["time"]
+            artifact = scene.renderer.file_writer.output_plan.primary_artifact
+        try:
+            if artifact is None or not Path(artifact).is_file():
+                raise RuntimeError(f"manim wrote no {job.settings_for_output.format} file for animations "
+                                   f"{first}–{last}")
+            is_last = last < 0
+            begin, end = starts.get(first, 0.0), ending["time"]
 
-        def mine(moment: float) -> bool:
-            return moment >= begin - EPS and (is_last or moment < end - EPS)
+            def mine(moment: float) -> bool:
+                return moment >= begin - EPS and (is_last or moment < end - EPS)
 
-        cues = [(at - begin, start - begin, stop - begin, content) for at, start, stop, content in added if mine(at)]
-        steps = [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
-                 for step in ending["steps"] if mine(step.start)]
-        return {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix, "duration": end - begin,
-                "cues": cues, "steps": steps, "range": (first, last), "seconds": time.monotonic() - started,
-                "worker": worker_name()}
+            cues = [(at - begin, start - begin, stop - begin, content)
+                    for at, start, stop, content in added if mine(at)]
+            steps = [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
+                     for step in ending["steps"] if mine(step.start)]
+            result = {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix,
+                      "duration": end - begin, "cues": cues, "steps": steps, "range": (first, last),
+                      "seconds": time.monotonic() - started, "worker": worker_name()}
+        except BaseException as error:
+            if tail is not None and tail.in_copy:
+                tail.snapshots.hand_over(error=error)
+            raise
+        if tail is not None and tail.in_copy:
+            tail.snapshots.hand_over(result)
+        return result
 
 
 def _stop_where_told(renderer, lead: _Lead) -> None:

@@ -13,7 +13,10 @@ import srt
 from click.testing import CliRunner
 
 from scenes.cli.main import cli
-from scenes.render.split import plan_parts
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scenes.render.split import lead_may_start, plan_costs, plan_parts
 from scenes.render.video import read_frames
 
 TINY = ("--resolution", "192x108")
@@ -144,3 +147,84 @@ def test_split_render_equals_the_unsplit_one_and_shares_its_cache(tmp_path):
     for a, b in zip(records[0]["steps"], records[1]["steps"], strict=True):
         assert a["key"] == b["key"] and a["start"] == pytest.approx(b["start"], abs=0.002)
         assert a["end"] == pytest.approx(b["end"], abs=0.002)
+
+
+rows_strategy = st.lists(st.tuples(st.floats(0, 10), st.integers(1, 100), st.integers(0, 500)).map(list),
+                         min_size=1, max_size=25)
+
+
+@given(seen=rows_strategy, later=st.lists(st.tuples(st.floats(0, 10), st.integers(1, 100), st.integers(0, 500))
+                                         .map(list), max_size=25),
+       parts=st.integers(2, 5), drawn=st.floats(1e-4, 0.1), held=st.floats(0, 0.01), data=st.data())
+def test_the_first_part_never_starts_an_animation_the_plan_gives_to_another(seen, later, parts, drawn, held, data):
+    """Whatever rows the plan measures after the first part decided (and whatever per-frame
+    seconds and head start it ends with), every animation :func:`lead_may_start` allowed on the rows
+    seen so far lands in the first range."""
+    rows = seen + later
+    costs = plan_costs({"rows": rows, "drawn": drawn, "held": held})
+    allowed = [number for number in range(len(seen)) if lead_may_start(number, seen, parts)]
+    done = data.draw(st.integers(0, max(allowed) + 1 if allowed else 0))
+    ranges = plan_parts(costs, parts, lead_extra=sum(costs[:done]))
+    assert all(number <= ranges[0][1] for number in allowed)
+
+
+@given(costs=st.lists(st.floats(0.01, 10), min_size=1, max_size=30), parts=st.integers(1, 6),
+       extra=st.floats(0, 50))
+def test_ranges_cover_every_animation_once_whatever_the_head_start(costs, parts, extra):
+    ranges = plan_parts(costs, parts, lead_extra=extra)
+    assert len(ranges) == min(parts, len(costs))
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(costs) - 1
+    assert all(first <= last for first, last in ranges)
+    assert all(b[0] == a[1] + 1 for a, b in zip(ranges, ranges[1:]))
+
+
+def test_a_middle_part_without_a_range_renders_nothing(tmp_path):
+    """--split 3 on a scene the plan cuts in two: the middle part hands back an empty part."""
+    from scenes.render.handoff import FolderHandoff
+    from scenes.render.split import RANGES, render_middle
+
+    handoff = FolderHandoff(tmp_path)
+    handoff.put(RANGES, [[0, 3], [4, 9]])
+    assert render_middle({}, handoff, 1)["empty"] is True
+
+
+def test_a_waiting_part_gives_up_when_the_client_stops_the_job(tmp_path):
+    from scenes.render.executors import JobFailed
+    from scenes.render.handoff import FolderHandoff
+    from scenes.render.split import STOP, render_middle
+
+    handoff = FolderHandoff(tmp_path)
+    handoff.put(STOP, True)
+    with pytest.raises(JobFailed, match="stopped"):
+        render_middle({}, handoff, 1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(rows=st.lists(st.tuples(st.floats(0.001, 10), st.integers(1, 100), st.integers(0, 500)).map(list),
+                     min_size=2, max_size=40),
+       parts=st.integers(2, 4), drawn=st.floats(1e-4, 0.1), held=st.floats(0, 0.01), done=st.integers(0, 3))
+def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, drawn, held, done):
+    """The measuring run forks before animations and ends the copies it cannot need (and every
+    second one past the cap): at most MAX_COPIES + 1 wait, and one of them is at or before the
+    start of the last range, whatever the per-frame seconds and the first part's progress."""
+    import tempfile
+
+    from scenes.render.handoff import FolderHandoff
+    from scenes.render.snapshots import Snapshots
+    from scenes.render.split import _Tail
+
+    tail = _Tail(FolderHandoff(tempfile.mkdtemp()), parts)
+    tail.snapshots = Snapshots(tempfile.mkdtemp())
+    try:
+        for number, row in enumerate(rows):
+            if number % tail.stride == 0 and tail.snapshots.take(number) is not None:
+                tail.snapshots.hand_over()  # a copy: never woken here
+            tail.rows.append(row)
+            tail._keep_few_copies()
+            assert len(tail.snapshots.waiting) <= tail.MAX_COPIES + 1
+        costs = plan_costs({"rows": rows, "drawn": drawn, "held": held})
+        ranges = plan_parts(costs, parts, lead_extra=sum(costs[:min(done, len(costs))]))
+        if len(ranges) > 1:
+            assert any(number <= ranges[-1][0] for number in tail.snapshots.waiting)
+    finally:
+        tail.snapshots.end_all()
