@@ -247,11 +247,12 @@ def render_middle(payload: dict, handoff: Handoff, number: int) -> dict:
 def render_tail(payload: dict, handoff: Handoff, parts: int) -> dict:
     """The plan and the last part in one task. It runs the scene skipping every animation (a few
     seconds), measuring what each costs (:func:`plan_costs`) and putting the rows under ``ROWS`` as
-    it goes, and forks a waiting copy of itself before each animation (:mod:`snapshots`). Then it
-    chooses the ranges, the first part's head start counted, puts them under ``RANGES`` and the
-    first part's last animation under ``END``, and wakes the copy at the start of the last range,
-    which renders it with the scene already there: the last part neither builds the scene again
-    nor re-runs what comes before. Returns what :func:`render_part` does, or ``{"empty": True}``
+    it goes, and forks waiting copies of itself before animations (:mod:`snapshots`; those the last
+    range cannot start from end as soon as the rows show it). Then it chooses the ranges, the first
+    part's head start counted, puts them under ``RANGES`` and the first part's last animation under
+    ``END``, and wakes the copy nearest before the last range, which skips the few animations up to
+    it and renders it: the last part neither builds the scene again nor re-runs what comes before.
+    Returns what :func:`render_part` does, or ``{"empty": True}``
     when the first part has the whole scene."""
     return _render_animations(payload, NEVER, -1, tail=_Tail(handoff, parts))
 
