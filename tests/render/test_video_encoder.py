@@ -135,3 +135,25 @@ def test_manims_writer_really_uses_the_held_frame_encoder(tmp_path, monkeypatch)
     monkeypatch.setattr(HeldFrameSegmentEncoder, "write_frame", counting)
     render(tmp_path, DEFAULT_ENCODER_PRESET, held=True)
     assert calls and max(calls) > 1  # every frame, and held frames as one call with their repeat count
+
+
+@pytest.mark.render
+def test_the_video_is_the_same_on_one_core_and_on_two(tmp_path):
+    """x264 would take its thread count from the cores the process may use; with the count fixed, a
+    render confined to one core (`taskset`, as a one-core worker) writes the very bytes of one that
+    may use both."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-c", "from scenes.cli.main import main; main()", "render", SCENE,
+               "--resolution", "640x360", "--jobs", "1", "--quiet"]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    name = f"{SCENE}/{SCENE}.en.dark.640x360p15.mp4"
+    for folder, prefix in (("one", ["taskset", "-c", "0"]), ("all", [])):
+        done = subprocess.run([*prefix, *command, "--out", str(tmp_path / folder)], cwd=root, env=env,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    assert len(os.sched_getaffinity(0)) > 1, "needs a machine with two cores or more to mean anything"
+    assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "all" / name).read_bytes()
