@@ -106,8 +106,11 @@ class Snapshots:
             temporary.write_bytes(pickle.dumps(outcome))
             temporary.replace(path)
         finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
             os._exit(1 if error else 0)
 
     def result(self, number: int):
@@ -117,7 +120,7 @@ class Snapshots:
         _, status = os.waitpid(pid, 0)
         path = self.folder / f"snapshot-{number}.pickle"
         if not path.is_file():
-            raise RuntimeError(f"the copy rendering from animation {number} died ({_describe(status)})")
+            raise RuntimeError(f"the copy taken at animation {number} died ({_describe(status)})")
         outcome = pickle.loads(path.read_bytes())
         path.unlink()
         if "error" in outcome:

@@ -458,6 +458,8 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
             except BaseException as error:
                 if tail is not None and tail.in_copy:
                     tail.snapshots.hand_over(error=error)  # does not return
+                if tail is not None and tail.snapshots is not None:
+                    tail.snapshots.end_all()  # the measuring run failed: its copies are of no use
                 raise
             if tail is not None and not tail.in_copy:
                 return tail.finish(scene, job.settings_for_output)
