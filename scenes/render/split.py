@@ -55,6 +55,9 @@ ROWS, RANGES, END, PROGRESS, STOP = "rows", "ranges", "end", "progress", "stop"
 HANDOFF_NAMES = (ROWS, RANGES, END, PROGRESS, STOP)
 NEVER = 10**9  # a from_animation_number no scene reaches: the tail's measuring run renders nothing
 POLL = 0.05  # seconds between looks at the hand-off while waiting
+# Seconds a waiting part gives the plan to measure its next animation (a dry run takes well under a
+# second for one) before taking it for dead and failing, so that Dask runs the part again later.
+PATIENCE = 120.0
 
 
 def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[tuple[int, int]]:
@@ -257,15 +260,19 @@ def render_tail(payload: dict, handoff: Handoff, parts: int) -> dict:
     return _render_animations(payload, NEVER, -1, tail=_Tail(handoff, parts))
 
 
-def _wait_for(handoff: Handoff, name: str, what: str, patience: float = 600.0):
+def _wait_for(handoff: Handoff, name: str, what: str):
     """The value under ``name`` once there; ``JobFailed`` if the client stopped the job first, or
-    after ``patience`` seconds."""
-    waited = 0.0
+    if the plan put no new row for ``PATIENCE`` seconds (its worker died: Dask tries this part
+    again later, by when the plan's retry may have run)."""
+    waited, seen = 0.0, -1
     while (value := handoff.get(name)) is None:
         if handoff.get(STOP):
             raise JobFailed("the client stopped this split render")
-        if waited > patience:
-            raise JobFailed(f"no {what} arrived within {patience:g} s")
+        rows = len(handoff.get(ROWS) or [])
+        if rows != seen:
+            waited, seen = 0.0, rows
+        elif waited > PATIENCE:
+            raise JobFailed(f"no {what} arrived and the plan measured nothing for {PATIENCE:g} s")
         time.sleep(POLL)
         waited += POLL
     return value
@@ -273,8 +280,6 @@ def _wait_for(handoff: Handoff, name: str, what: str, patience: float = 600.0):
 
 class _Lead:
     """The first part's side of the hand-off, called before each of its animations."""
-
-    PATIENCE = 600.0  # seconds without a new row before giving up
 
     def __init__(self, handoff: Handoff, parts: int):
         self.handoff, self.parts = handoff, parts
@@ -296,8 +301,8 @@ class _Lead:
                 return None
             if len(rows) != seen:
                 waited, seen = 0.0, len(rows)
-            elif waited > self.PATIENCE:
-                raise JobFailed(f"no plan arrived within {self.PATIENCE:g} s for the first part")
+            elif waited > PATIENCE:
+                raise JobFailed(f"the plan measured nothing for {PATIENCE:g} s; the first part will start again")
             time.sleep(POLL)
             waited += POLL
 
