@@ -347,7 +347,8 @@ class DaskExecutor(Executor):
             raise InputError(f"no Dask worker joined the scheduler at {self.address} within {timeout:g} s; start one "
                              f"with `dask worker {self.address} --nthreads 1`") from None
         mine = code_identity()
-        theirs = self.client.run(code_identity)
+        # a worker dying meanwhile is not asked (its jobs go to the others, as for any dead worker)
+        theirs = self.client.run(code_identity, on_error="ignore")
         for address, identity in sorted(theirs.items()):
             if (identity["normgeo"], identity["manim"]) != (mine["normgeo"], mine["manim"]):
                 raise InputError(f"worker {address} has normgeo {identity['normgeo']} and manim {identity['manim']}, "
