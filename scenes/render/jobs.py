@@ -351,7 +351,6 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
     jobs = {index: (job, digest) for index, job, digest in pending}
     announced: set[int] = set()
     parts: dict[int, dict[int, dict]] = {}
-    part_count: dict[int, int] = {}
     failed: set[int] = set()
 
     def on_start(key) -> None:
@@ -380,7 +379,7 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
         payload = job_payload(job, digest, verbose)
         if split > 1 and is_splittable(job):
             handoff = handoffs[index] = executor.handoff(f"job{index}")
-            parts[index], part_count[index] = {}, split
+            parts[index] = {}
             # the tail first: the others wait on what it measures, so it must never queue behind them
             executor.submit(("part", index, split - 1), splitting.render_tail, payload, handoff, split)
             executor.submit(("part", index, 0), splitting.render_lead, payload, handoff, split)
@@ -395,9 +394,9 @@ def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = Fal
 
     def join_when_complete(index: int) -> None:
         job, digest = jobs[index]
-        if len(parts[index]) < part_count[index]:
+        if len(parts[index]) < split:
             return
-        ordered = [parts[index][number] for number in range(part_count[index])]
+        ordered = [parts[index][number] for number in range(split)]
         try:
             joined = splitting.join_parts(job, [part for part in ordered if not part.get("empty")])
         except Exception as error:

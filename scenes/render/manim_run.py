@@ -57,15 +57,25 @@ def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, ver
     return options
 
 
+def use_pipeline_drawing(scene, video: bool = True) -> None:
+    """What every render of the pipeline (whole or a split part) changes in a Manim scene before it
+    runs: held frames converted once (video only), still runs of mobjects drawn once per play, and
+    cairo paths kept while points stay the same."""
+    from scenes.render.path_cache import use_path_cache
+    from scenes.render.segment_encoder import use_held_frame_encoder
+    from scenes.render.still_overlay import use_still_overlays
+
+    if video:
+        use_held_frame_encoder(scene.renderer.file_writer)
+    use_still_overlays(scene)
+    use_path_cache(scene.renderer.camera)
+
+
 def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, *, still: bool = False,
               frames: bool = False, frame_rate: int | None = None, verbose: bool = False) -> ManimOutput:
     """Render ``scene_id`` with ``spec`` into ``scratch``: a video (``settings.format``), the last
     frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``)."""
     from manim import config, logger, tempconfig
-
-    from scenes.render.segment_encoder import use_held_frame_encoder
-    from scenes.render.path_cache import use_path_cache
-    from scenes.render.still_overlay import use_still_overlays
 
     video = not still and not frames
     options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
@@ -79,10 +89,7 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
     with tempconfig(options):
         logger.setLevel(config.verbosity)
         scene = scene_class(spec=spec, skip_animations=still)
-        if video:
-            use_held_frame_encoder(scene.renderer.file_writer)
-        use_still_overlays(scene)
-        use_path_cache(scene.renderer.camera)
+        use_pipeline_drawing(scene, video)
         repeats = record_frame_repeats(scene) if frames else []
         scene.render()
         writer = scene.renderer.file_writer

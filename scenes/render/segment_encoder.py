@@ -26,12 +26,12 @@ ENCODERS_IN_FLIGHT = 2
 # x264's output depends on how many threads it encodes with, and left to itself it takes that from
 # the cores the process may use: a worker pinned to one core and a two-core laptop would write
 # different bytes (3018 of 3027 decoded frames of one 1080p video differed, by up to 131 levels).
-# A fixed count makes a one-core and a two-core machine write the same video, so that split parts
-# from any workers join into an unsplit render's frames; 2 is what x264 chose on this project's
-# two-core machine, so every figure measured there before still holds. (Two threads do not always
-# repeat themselves: one camera move of layernorm-hyperplane encoded in 3 variants over 5 runs, from
-# identical drawn frames; one thread repeated 9 of 9, 3 % slower and 5 % smaller at 1080p60.)
-X264_THREADS = 2
+# And with more than one thread it does not even repeat itself: one camera move of
+# layernorm-hyperplane came out in 3 variants over 5 full renders from identical drawn frames (and
+# a test comparing two encodes failed once under load). One thread gives the same bytes on every
+# machine and every run; it cost 3 % of a 1080p60 render (dynamic-tanh: 28.4–29.2 s against
+# 27.5–28.3 s) and made the file 5 % smaller. Two segments still encode at once (ENCODERS_IN_FLIGHT).
+X264_THREADS = 1
 
 
 def encoder_config(video_format: str, transparent: bool, preset: str) -> dict:
@@ -40,7 +40,7 @@ def encoder_config(video_format: str, transparent: bool, preset: str) -> dict:
     RLE keep Manim's settings.
 
     >>> encoder_config("mp4", False, "veryfast")["video_encoder_options"]
-    {'crf': '23', 'preset': 'veryfast', 'threads': '2'}
+    {'crf': '23', 'preset': 'veryfast', 'threads': '1'}
     >>> encoder_config("webm", False, "veryfast")
     {'max_inflight_encoders': 2}
     """

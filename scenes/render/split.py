@@ -40,7 +40,7 @@ import srt
 from scenes.kit.registry import entry
 from scenes.render.executors import JobFailed, worker_name, worker_scratch
 from scenes.render.handoff import Handoff
-from scenes.render.manim_run import manim_options
+from scenes.render.manim_run import manim_options, use_pipeline_drawing
 from scenes.render.snapshots import Snapshots
 from scenes.render.subtitles import srt_to_vtt
 from scenes.render.video import concatenate
@@ -122,12 +122,11 @@ def plan_costs(plan: dict) -> list[float]:
 def lead_may_start(number: int, rows: list[list[float]], parts: int) -> bool:
     """Whether the first part may render animation ``number`` knowing only the plan's first rows:
     only if every plan the remaining rows can complete gives the first range at least animations
-    0…``number``. The costs of :func:`plan_costs` weigh the three columns of a row with
-    non-negative factors, and rows still to come only add, so it is enough that the rows up to
-    ``number`` hold less than a ``parts``-th of each column seen so far (the first range's mark is
-    at least that share, and :func:`plan_parts` ends a range at the latest just before the
-    animation that crosses its mark), and that ``parts`` − 1 seen animations follow it (one for
-    each other range).
+    0…``number``. The first range's mark is at least a ``parts``-th of the total, and
+    :func:`plan_parts` ends a range at the latest just before the animation that crosses its mark;
+    so it is enough that the rows up to ``number`` hold less than that share of the rows seen
+    (:func:`_hold_less_than`), and that ``parts`` − 1 seen animations follow it (one for each
+    other range).
 
     >>> rows = [[1, 1, 1]] * 10
     >>> lead_may_start(0, [], 2), lead_may_start(3, rows, 2), lead_may_start(4, rows, 2)
@@ -139,10 +138,22 @@ def lead_may_start(number: int, rows: list[list[float]], parts: int) -> bool:
         return True  # no range is empty: the first always holds animation 0
     if number > len(rows) - parts:
         return False
+    return _hold_less_than(rows, number, 1, parts)
+
+
+def _hold_less_than(rows: list[list[float]], number: int, share: int, parts: int) -> bool:
+    """Whether rows 0…``number`` hold less than ``share``/``parts`` of every column of ``rows``, so
+    less than that share of the cost whatever non-negative factors :func:`plan_costs` gives the
+    columns, and whatever rows still come (they only add). The first column has factor 1; a margin
+    above :func:`plan_parts`' rounding tolerance keeps it strict.
+
+    >>> _hold_less_than([[1, 1, 0]] * 4, 0, 1, 2), _hold_less_than([[1, 1, 0]] * 4, 1, 1, 2)
+    (True, False)
+    """
     upto = [sum(column) for column in zip(*rows[:number + 1])]
     seen = [sum(column) for column in zip(*rows)]
-    # the first column has weight 1; a margin above plan_parts' rounding tolerance keeps it strict
-    return upto[0] * parts <= seen[0] - parts * 1e-6 and all(u * parts <= t for u, t in zip(upto[1:], seen[1:]))
+    return upto[0] * parts <= seen[0] * share - parts * 1e-6 and \
+        all(u * parts <= t * share for u, t in zip(upto[1:], seen[1:]))
 
 
 def _per_frame_seconds(pixels, settings) -> tuple[float, float, float]:
@@ -240,7 +251,7 @@ def render_lead(payload: dict, handoff: Handoff, parts: int) -> dict:
 def render_middle(payload: dict, handoff: Handoff, number: int) -> dict:
     """Part ``number`` of neither end (``--split 3`` and more): waits for the plan's ranges, then
     renders its own; ``{"empty": True}`` if the scene has too few animations for it."""
-    ranges = _wait_for(handoff, RANGES, "ranges")
+    ranges = _wait_for(handoff, lambda rows: handoff.get(RANGES))
     if number >= len(ranges) - 1:
         return {"empty": True, "seconds": 0.0, "worker": worker_name()}
     first, last = ranges[number]
@@ -260,26 +271,29 @@ def render_tail(payload: dict, handoff: Handoff, parts: int) -> dict:
     return _render_animations(payload, NEVER, -1, tail=_Tail(handoff, parts))
 
 
-def _wait_for(handoff: Handoff, name: str, what: str):
-    """The value under ``name`` once there; ``JobFailed`` if the client stopped the job first, or
-    if the plan put no new row for ``PATIENCE`` seconds (its worker died: Dask tries this part
-    again later, by when the plan's retry may have run)."""
+def _wait_for(handoff: Handoff, ready):
+    """``ready(rows)`` (given the plan's rows so far) once it is not ``None``. ``JobFailed`` if the
+    client stopped the job first, or if the plan put no new row for ``PATIENCE`` seconds (its
+    worker died: Dask tries this part again later, by when the plan's retry may have run)."""
     waited, seen = 0.0, -1
-    while (value := handoff.get(name)) is None:
+    while True:
         if handoff.get(STOP):
             raise JobFailed("the client stopped this split render")
-        rows = len(handoff.get(ROWS) or [])
-        if rows != seen:
-            waited, seen = 0.0, rows
+        rows = handoff.get(ROWS) or []
+        if (value := ready(rows)) is not None:
+            return value
+        if len(rows) != seen:
+            waited, seen = 0.0, len(rows)
         elif waited > PATIENCE:
-            raise JobFailed(f"no {what} arrived and the plan measured nothing for {PATIENCE:g} s")
+            raise JobFailed(f"the plan measured nothing for {PATIENCE:g} s; this part will start again")
         time.sleep(POLL)
         waited += POLL
-    return value
 
 
 class _Lead:
     """The first part's side of the hand-off, called before each of its animations."""
+
+    GO_ON = -1  # no end known yet, but the rows so far leave this animation to the first part
 
     def __init__(self, handoff: Handoff, parts: int):
         self.handoff, self.parts = handoff, parts
@@ -287,24 +301,17 @@ class _Lead:
     def before(self, number: int) -> int | None:
         """The animation to stop after, once it is known and reached; else ``None`` (go on)."""
         self.handoff.put(PROGRESS, number)
-        waited, seen = 0.0, -1
-        while True:
-            if self.handoff.get(STOP):
-                raise JobFailed("the client stopped this split render")
+
+        def ready(rows):
             end = self.handoff.get(END)
             if end is not None:
                 if number - 1 > end:  # only if a retried plan measured differently
                     raise JobFailed(f"the first part rendered past its end ({end}); it must start again")
-                return end if number > end else None
-            rows = self.handoff.get(ROWS) or []
-            if lead_may_start(number, rows, self.parts):
-                return None
-            if len(rows) != seen:
-                waited, seen = 0.0, len(rows)
-            elif waited > PATIENCE:
-                raise JobFailed(f"the plan measured nothing for {PATIENCE:g} s; the first part will start again")
-            time.sleep(POLL)
-            waited += POLL
+                return end
+            return self.GO_ON if lead_may_start(number, rows, self.parts) else None
+
+        end = _wait_for(self.handoff, ready)
+        return end if end != self.GO_ON and number > end else None
 
 
 class _Tail:
@@ -371,17 +378,12 @@ class _Tail:
         second one (each holds the memory the scene has changed since: some 30 MB at 1080p).
 
         The last range starts no earlier than the first animation at which the cost reaches
-        (n − 1)/n of the total (see :func:`plan_parts`), so a copy taken where every column of the
-        rows up to it holds less than that share of the rows seen is of no use."""
+        (n − 1)/n of the total (see :func:`plan_parts`), so a copy taken where the rows up to it
+        hold less than that share (:func:`_hold_less_than`) is of no use."""
         waiting = sorted(self.snapshots.waiting)
         if len(self.rows) >= self.parts:
-            seen = [sum(column) for column in zip(*self.rows)]
-            useless = []
-            for number in waiting:
-                upto = [sum(column) for column in zip(*self.rows[:number + 1])]
-                if upto[0] * self.parts <= seen[0] * (self.parts - 1) - self.parts * 1e-6 and \
-                        all(u * self.parts <= t * (self.parts - 1) for u, t in zip(upto[1:], seen[1:])):
-                    useless.append(number)
+            useless = [number for number in waiting
+                       if _hold_less_than(self.rows, number, self.parts - 1, self.parts)]
             self.snapshots.end(useless[:-1])
             waiting = sorted(self.snapshots.waiting)
         while len(waiting) > self.MAX_COPIES:
@@ -424,9 +426,6 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
     from manim import config, logger, tempconfig
 
     from scenes.render.jobs import job_from_payload
-    from scenes.render.path_cache import use_path_cache
-    from scenes.render.segment_encoder import use_held_frame_encoder
-    from scenes.render.still_overlay import use_still_overlays
 
     started = time.monotonic()
     with worker_scratch("normgeo-part-") as scratch:
@@ -439,9 +438,7 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
         with tempconfig(options):
             logger.setLevel(config.verbosity)
             scene = entry(job.scene_id).load()(spec=job.spec)
-            use_held_frame_encoder(scene.renderer.file_writer)
-            use_still_overlays(scene)
-            use_path_cache(scene.renderer.camera)
+            use_pipeline_drawing(scene)
             _draw_nothing_while_skipping(scene.renderer)
             starts = _record_play_starts(scene)
             if lead is not None:

@@ -71,6 +71,7 @@ for number in range(3):
         time.sleep(60)  # a woken copy would render here
 print(" ".join(str(pid) for pid, _ in snapshots.waiting.values()), flush=True)
 if sys.argv[2] == "wake":
+    sys.stdin.readline()  # once the test has seen all three waiting
     snapshots.wake(2, 2)
     print(" ".join(str(pid) for pid in snapshots.woken.values()), flush=True)
 time.sleep(60)
@@ -82,10 +83,13 @@ def test_copies_end_when_their_parent_is_killed(tmp_path, woken):
     """SIGKILL to the parent (a worker dying): waiting copies read end-of-file on their pipe and
     exit; a woken one, which no longer reads it, is killed by the parent-death signal."""
     parent = subprocess.Popen([sys.executable, "-c", PARENT, str(tmp_path), "wake" if woken else "wait"], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
     copies = [int(pid) for pid in parent.stdout.readline().split()]
     assert len(copies) == 3 and all(alive(pid) for pid in copies)
     if woken:
+        parent.stdin.write("\n")
+        parent.stdin.flush()
         copies = [int(pid) for pid in parent.stdout.readline().split()]
         assert len(copies) == 1 and alive(copies[0])
     time.sleep(0.5)
