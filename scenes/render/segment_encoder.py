@@ -61,9 +61,15 @@ class HeldFrameSegmentEncoder(VideoSegmentEncoder):
         time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
         try:
             frame = av.VideoFrame.from_ndarray(pixels, format="rgba")
-            if self.spec.pixel_format != "rgba":  # the conversion PyAV's encode would make, made once
-                frame = frame.reformat(format=self.spec.pixel_format,
-                                       threads=self._stream.codec_context.thread_count)
+            context = self._stream.codec_context
+            if frame.format.name != context.pix_fmt:
+                # The conversion PyAV's encode would make, made once, with the same arguments. The
+                # context is opened first, as encode does: before that its thread count reads 0
+                # (as many threads as cores), not the count encode converts with.
+                if not context.is_open:
+                    context.open(strict=False)
+                frame = frame.reformat(context.width, context.height, context.format,
+                                       threads=context.thread_count)
             for _ in range(repeat):
                 frame.pts = self._next_pts
                 frame.time_base = time_base
