@@ -15,7 +15,6 @@ parent does (a closed pipe, and on Linux the parent-death signal).
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import signal
@@ -38,9 +37,9 @@ class Snapshots:
     def in_copy(self) -> bool:
         return self.number is not None
 
-    def take(self, number: int):
-        """Fork here. The parent gets ``None`` at once; the copy gets the message (any JSON value)
-        the parent wakes it with (a copy that is never woken exits without returning)."""
+    def take(self, number: int) -> int | None:
+        """Fork here. The parent gets ``None`` at once; the copy gets the number the parent wakes it
+        with (a copy that is never woken exits without returning)."""
         read, write = os.pipe()
         pid = os.fork()
         if pid:
@@ -54,9 +53,7 @@ class Snapshots:
             self.waiting.clear()
             _end_with_parent()
             answered = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to answer
-            message = b""
-            while chunk := os.read(read, 65536):
-                message += chunk
+            message = os.read(read, 16)
             os.close(read)
         except BaseException:  # never run the parent's code as if it were the parent
             os._exit(1)
@@ -64,14 +61,14 @@ class Snapshots:
             os._exit(0)
         signal.signal(signal.SIGINT, answered)
         self.number = number
-        return json.loads(message)
+        return int(message)
 
-    def wake(self, number: int, message) -> None:
-        """Let the copy taken at ``number`` go on, handing it ``message`` (any JSON value); end every
-        other copy still waiting."""
+    def wake(self, number: int, message: int) -> None:
+        """Let the copy taken at ``number`` go on, handing it ``message``; end every other copy
+        still waiting."""
         pid, write = self.waiting.pop(number)
-        with os.fdopen(write, "wb") as pipe:  # the copy reads to the end: the message is whole
-            pipe.write(json.dumps(message).encode())
+        os.write(write, str(message).encode())
+        os.close(write)
         self.woken[number] = pid
         self.end_waiting()
 

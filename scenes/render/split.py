@@ -14,18 +14,14 @@ before animations (:mod:`scenes.render.snapshots`), chooses the ranges and wakes
 the last range's start, which renders from there without building the scene again. The first
 part (:func:`render_lead`) renders from animation 0 meanwhile, never past what the rows measured
 so far guarantee it (:func:`lead_may_start`), and stops where the plan says; the ranges give it
-what it has already done on top of its share. Ranges end between animations, so the first and
-last parts may still be some seconds apart; to close that gap the first part also renders a few
-animations of the last range after its own (:func:`plan_extras`), skipping the ones between, and
-the last part skips them. Parts in between (:func:`render_middle`) wait for their range and re-run
-the scene up to it. Every part hands back its runs of consecutive animations, and the client joins
-all runs in order.
+what it has already done on top of its share. Parts in between (:func:`render_middle`) wait for
+their range and re-run the scene up to it.
 
 Subtitles need care. A skipped animation advances ``scene.time`` by its exact duration, a rendered
 one by whole frames, so the clocks of two parts disagree by fractions of a frame before their
 ranges; and every part's run adds *every* caption up to its end, the skipped ones included. So
-each part keeps only the cues and narrated steps whose caption was given while one of its runs
-played, measured from the start of their run on its own clock; the join offsets them by the run's
+each part keeps only the cues and narrated steps whose caption was given while its own range
+played, measured from the part's start on its own clock; the join offsets them by the part's
 start in the joined video, then clips them the way the narration does (a cue ends when the next
 caption starts, and nothing outlasts the scene).
 """
@@ -49,15 +45,14 @@ from scenes.render.snapshots import Snapshots
 from scenes.render.subtitles import srt_to_vtt
 from scenes.render.video import concatenate
 
-__all__ = ["plan_parts", "plan_extras", "plan_costs", "lead_may_start", "render_part", "render_lead", "render_middle",
-           "render_tail", "join_parts", "ROWS", "RANGES", "EXTRAS", "END", "PROGRESS", "STOP", "HANDOFF_NAMES"]
+__all__ = ["plan_parts", "plan_costs", "lead_may_start", "render_part", "render_lead", "render_middle", "render_tail",
+           "join_parts", "ROWS", "RANGES", "END", "PROGRESS", "STOP", "HANDOFF_NAMES"]
 
 EPS = 1e-4  # seconds; clock values compared across one run are equal, this only absorbs rounding
-# A split job's hand-off: the plan's rows so far, the ranges it chose, the animations of the last range
-# the first part renders too, the first part's last animation of its own range, how many animations
-# the first part has done, and the client's word to stop.
-ROWS, RANGES, EXTRAS, END, PROGRESS, STOP = "rows", "ranges", "extras", "end", "progress", "stop"
-HANDOFF_NAMES = (ROWS, RANGES, EXTRAS, END, PROGRESS, STOP)
+# A split job's hand-off: the plan's rows so far, the ranges it chose, the first part's last animation,
+# how many animations the first part has done, and the client's word to stop.
+ROWS, RANGES, END, PROGRESS, STOP = "rows", "ranges", "end", "progress", "stop"
+HANDOFF_NAMES = (ROWS, RANGES, END, PROGRESS, STOP)
 NEVER = 10**9  # a from_animation_number no scene reaches: the tail's measuring run renders nothing
 POLL = 0.05  # seconds between looks at the hand-off while waiting
 # Seconds a waiting part gives the plan to measure its next animation (a dry run takes well under a
@@ -112,64 +107,16 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
     return ranges
 
 
-def plan_extras(costs: list[float], ranges: list[tuple[int, int]], lead_extra: float = 0.0,
-                skips: list[float] | None = None) -> list[int]:
-    """Animations of the last range that the first part renders as well, after its own range (the
-    last part skips them), so that the two finish nearer together than whole ranges allow: with
-    the first range costing A, the last B, and the first part ``lead_extra`` ahead, moving animations
-    of cost s gives finishing costs A − lead_extra + s + k and B − s + k', where k and k' are what
-    skipping costs (``skips``: the first part skips what lies between its extras, the last part
-    the extras). Returns the set (never the last range's first animation, where the last part
-    starts) that makes the later of the two earliest, the smaller set when two do equally well;
-    none when nothing does better than the ranges alone.
-
-    >>> plan_extras([3, 3, 5, 2, 2], [(0, 1), (2, 4)])
-    [3]
-    >>> plan_extras([1, 1, 1, 1], [(0, 1), (2, 3)])
-    []
-    >>> plan_extras([2.0], [(0, 0)])
-    []
-    """
-    if len(ranges) < 2:
-        return []
-    (first, end), (start, last) = ranges[0], ranges[-1]
-    lead = sum(costs[first:end + 1]) - max(0.0, lead_extra)
-    tail = sum(costs[start:last + 1])
-    candidates = list(range(start + 1, last + 1))
-    scale = 1000.0 / (sum(costs) or 1.0)  # whole thousandths of the scene: a fine enough grid
-    best: dict[int, list[int]] = {0: []}  # reachable cost (in grid steps) → fewest animations reaching it
-    for number in candidates:
-        step = round(costs[number] * scale)
-        for reached, chosen in list(best.items()):
-            if reached + step not in best or len(chosen) + 1 < len(best[reached + step]):
-                best[reached + step] = chosen + [number]
-
-    skip = skips or [0.0] * len(costs)
-
-    def later(chosen: list[int]) -> float:
-        taken = sum(costs[number] for number in chosen)
-        passed = [number for number in range(end + 1, max(chosen, default=end) + 1) if number not in chosen]
-        return max(lead + taken + sum(skip[number] for number in passed),
-                   tail - taken + sum(skip[number] for number in chosen))
-
-    chosen = min(best.values(), key=lambda chosen: (round(later(chosen), 9), len(chosen)))
-    return sorted(chosen) if later(chosen) < later([]) - 1e-9 else []
-
-
 def plan_costs(plan: dict) -> list[float]:
     """The estimated cost of each animation from a plan's rows (seconds drawing what moves, frames
-    drawn, frames held, and optionally 1 for the animation itself): drawing, plus each drawn frame's
-    conversion and encoding (``drawn`` seconds), plus each held frame's encoding (``held``: a wait
-    shows one frame many times, and x264 is quick with a frame equal to the one before), plus the
-    image of what stands still that every animation draws first (``static`` seconds).
+    drawn, frames held): drawing, plus each drawn frame's conversion and encoding (``drawn``
+    seconds), plus each held frame's encoding (``held``: a wait shows one frame many times, and
+    x264 is quick with a frame equal to the one before).
 
     >>> plan_costs({"rows": [[0.5, 10, 0], [0.1, 1, 120]], "drawn": 0.01, "held": 0.001})
     [0.6, 0.23]
-    >>> plan_costs({"rows": [[0.5, 10, 0, 1]], "drawn": 0.01, "held": 0.001, "static": 0.2})
-    [0.8]
     """
-    return [round(row[0] + row[1] * plan["drawn"] + row[2] * plan["held"] + sum(row[3:]) * plan.get("static", 0.0), 12)
-            for row in plan["rows"]]
+    return [round(drawing + drawn * plan["drawn"] + held * plan["held"], 12) for drawing, drawn, held in plan["rows"]]
 
 
 def lead_may_start(number: int, rows: list[list[float]], parts: int) -> bool:
@@ -269,20 +216,6 @@ def _draw_nothing_while_skipping(renderer) -> None:
     renderer.update_frame = update_frame
 
 
-def _skip_these(renderer, skipped: set[int]) -> None:
-    """Have the renderer skip the animations numbered in ``skipped`` (which may grow while the scene
-    runs), as Manim skips those before ``from_animation_number``: they run, but draw and encode
-    nothing."""
-    original = renderer.update_skipping_status
-
-    def update_skipping_status():
-        original()
-        if renderer.num_plays in skipped:
-            renderer.skip_animations = True
-
-    renderer.update_skipping_status = update_skipping_status
-
-
 def _record_play_starts(scene) -> dict[int, float]:
     """Animation number → scene time when it began (on this run's clock)."""
     renderer = scene.renderer
@@ -299,10 +232,9 @@ def _record_play_starts(scene) -> dict[int, float]:
 
 def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
     """Render animations ``first``…``last`` of the job's scene (to its end if ``is_last``). Returns
-    each run of consecutive animations the part rendered (one here; the first and last parts may
-    have two or more, see :func:`plan_extras`) with its video as bytes, its duration and the cues
-    and steps narrated in it, timed from the run's start (:func:`_run`):
-    ``{"runs", "suffix", "seconds", "worker"}``. Runs on a worker."""
+    the part's video as bytes, its duration, and the cues and steps narrated in it, timed from the
+    part's start: ``{"video", "suffix", "duration", "cues", "steps", "seconds", "worker"}``. Runs
+    on a worker."""
     return _render_animations(payload, first, -1 if is_last else last)
 
 
@@ -365,31 +297,21 @@ class _Lead:
 
     def __init__(self, handoff: Handoff, parts: int):
         self.handoff, self.parts = handoff, parts
-        self.skipped: set[int] = set()  # after its own range: the animations between its extras
-        self.end: int | None = None  # the last animation of its own range, once the plan is known
-        self.last = -1  # the last animation it renders (its own range's, or its last extra)
 
     def before(self, number: int) -> int | None:
-        """The last animation to render, once the plan is known and ``number`` is past the first
-        range (the animations to skip until then are in ``skipped``); else ``None`` (go on)."""
-        if self.end is None:
-            self.handoff.put(PROGRESS, number)
+        """The animation to stop after, once it is known and reached; else ``None`` (go on)."""
+        self.handoff.put(PROGRESS, number)
 
-            def ready(rows):
-                end = self.handoff.get(END)
-                if end is not None:
-                    if number - 1 > end:  # only if a retried plan measured differently
-                        raise JobFailed(f"the first part rendered past its end ({end}); it must start again")
-                    return end
-                return self.GO_ON if lead_may_start(number, rows, self.parts) else None
+        def ready(rows):
+            end = self.handoff.get(END)
+            if end is not None:
+                if number - 1 > end:  # only if a retried plan measured differently
+                    raise JobFailed(f"the first part rendered past its end ({end}); it must start again")
+                return end
+            return self.GO_ON if lead_may_start(number, rows, self.parts) else None
 
-            end = _wait_for(self.handoff, ready)
-            if end == self.GO_ON:
-                return None
-            extras = self.handoff.get(EXTRAS) or []  # put before END
-            self.end, self.last = end, max(extras, default=end)
-            self.skipped.update(set(range(end + 1, self.last + 1)) - set(extras))
-        return self.last if number > self.end else None
+        end = _wait_for(self.handoff, ready)
+        return end if end != self.GO_ON and number > end else None
 
 
 class _Tail:
@@ -402,8 +324,6 @@ class _Tail:
         self.rows: list[list[float]] = []
         self.snapshots: Snapshots | None = None
         self.stride = 1  # a copy is taken before every stride-th animation
-        self.skipped: set[int] = set()  # in the woken copy: the first part's extras
-        self.skips: list[float] = []  # seconds the measuring run took over each (skipped) animation
 
     @property
     def in_copy(self) -> bool:
@@ -432,14 +352,11 @@ class _Tail:
             if self.in_copy:
                 return original(*args, **kwargs)
             number = renderer.num_plays
-            if number % self.stride == 0 and (woken := self.snapshots.take(number)) is not None:
-                # the woken copy: skips to its range and renders it, but for the first part's extras
-                config.from_animation_number = woken["start"]
-                self.skipped.update(woken["skip"])
+            if number % self.stride == 0 and (start := self.snapshots.take(number)) is not None:
+                config.from_animation_number = start  # the woken copy: skips to its range, renders it
                 return original(*args, **kwargs)
-            start, updating, skipping = float(renderer.time), 0.0, time.perf_counter()
+            start, updating = float(renderer.time), 0.0
             original(*args, **kwargs)
-            self.skips.append(time.perf_counter() - skipping)
             frozen = bool(scene.animations) and scene.is_current_animation_frozen_frame()
             camera = renderer.camera
             began = time.perf_counter()
@@ -449,7 +366,7 @@ class _Tail:
             shown = max(1, round((float(renderer.time) - start) * config.frame_rate))
             drawn = 1 if frozen else shown
             # a rendered frame of a moving animation updates its mobjects, then draws what moves
-            self.rows.append([drawn * (draw + (0.0 if frozen else updating)), drawn, shown - drawn, 1])
+            self.rows.append([drawn * (draw + (0.0 if frozen else updating)), drawn, shown - drawn])
             self.handoff.put(ROWS, self.rows)
             self._keep_few_copies()
 
@@ -480,18 +397,14 @@ class _Tail:
         try:
             camera = scene.renderer.camera
             camera.reset()
-            began = time.perf_counter()
             camera.capture_mobjects(scene.mobjects)
-            static = time.perf_counter() - began  # about what each animation's still image costs
             convert, encode, held = _per_frame_seconds(camera.pixel_array, settings)
-            costs = plan_costs({"rows": self.rows, "drawn": convert + encode, "held": held, "static": static})
+            costs = plan_costs({"rows": self.rows, "drawn": convert + encode, "held": held})
             ranges = self.handoff.get(RANGES)  # a retried task keeps what the first try chose
             if ranges is None:
                 done = self.handoff.get(PROGRESS) or 0
                 ranges = plan_parts(costs, self.parts, lead_extra=sum(costs[:done]))
-                self.handoff.put(EXTRAS, plan_extras(costs, ranges, lead_extra=sum(costs[:done]), skips=self.skips))
                 self.handoff.put(RANGES, ranges)
-            extras = self.handoff.get(EXTRAS) or []
             self.handoff.put(END, ranges[0][1])
             if self.handoff.get(STOP):
                 raise JobFailed("the client stopped this split render")
@@ -499,7 +412,7 @@ class _Tail:
                 return {"empty": True, "seconds": 0.0, "worker": worker_name()}
             first = ranges[-1][0]
             nearest = max(number for number in self.snapshots.waiting if number <= first)
-            self.snapshots.wake(nearest, {"start": first, "skip": extras})
+            self.snapshots.wake(nearest, first)
             try:
                 return self.snapshots.result(nearest)
             except RuntimeError as error:
@@ -530,10 +443,8 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
             starts = _record_play_starts(scene)
             if lead is not None:
                 _stop_where_told(scene.renderer, lead)
-                _skip_these(scene.renderer, lead.skipped)
             if tail is not None:
                 tail.install(scene, scratch)
-                _skip_these(scene.renderer, tail.skipped)
             added = _record_captions(scene)
             ending: dict = {}
             original_tear_down = scene.tear_down
@@ -554,17 +465,27 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
                 raise
             if tail is not None and not tail.in_copy:
                 return tail.finish(scene, job.settings_for_output)
+            first = int(config.from_animation_number)  # a woken copy's own start
+            told = config.upto_animation_number  # Manim keeps "no end" (−1) as infinity
+            last = -1 if told == float("inf") else int(told)
             artifact = scene.renderer.file_writer.output_plan.primary_artifact
-            segments = {number: Path(path) for number, path in enumerate(scene.renderer.file_writer.partial_movie_files)
-                        if path is not None}  # animation number → its segment; none for a skipped one
         try:
-            if artifact is None or not Path(artifact).is_file() or not segments:
+            if artifact is None or not Path(artifact).is_file():
                 raise RuntimeError(f"manim wrote no {job.settings_for_output.format} file for animations "
-                                   f"{first}–{upto}")
-            suffix = Path(artifact).suffix
-            runs = [_run(numbers, segments, starts, ending, added, scratch / f"run{numbers[0]}{suffix}")
-                    for numbers in _consecutive(sorted(segments))]
-            result = {"runs": runs, "suffix": suffix, "seconds": time.monotonic() - started, "worker": worker_name()}
+                                   f"{first}–{last}")
+            is_last = last < 0
+            begin, end = starts.get(first, 0.0), ending["time"]
+
+            def mine(moment: float) -> bool:
+                return moment >= begin - EPS and (is_last or moment < end - EPS)
+
+            cues = [(at - begin, start - begin, stop - begin, content)
+                    for at, start, stop, content in added if mine(at)]
+            steps = [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
+                     for step in ending["steps"] if mine(step.start)]
+            result = {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix,
+                      "duration": end - begin, "cues": cues, "steps": steps, "range": (first, last),
+                      "seconds": time.monotonic() - started, "worker": worker_name()}
         except BaseException as error:
             if tail is not None and tail.in_copy:
                 tail.snapshots.hand_over(error=error)
@@ -572,44 +493,6 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
         if tail is not None and tail.in_copy:
             tail.snapshots.hand_over(result)
         return result
-
-
-def _consecutive(numbers: list[int]) -> list[list[int]]:
-    """``numbers`` (ascending) cut where they skip one.
-
-    >>> _consecutive([0, 1, 2, 5, 7, 8])
-    [[0, 1, 2], [5], [7, 8]]
-    """
-    runs: list[list[int]] = []
-    for number in numbers:
-        if runs and number == runs[-1][-1] + 1:
-            runs[-1].append(number)
-        else:
-            runs.append([number])
-    return runs
-
-
-def _run(numbers: list[int], segments: dict[int, Path], starts: dict[int, float], ending: dict,
-         added: list, target: Path) -> dict:
-    """One run of consecutive animations a part rendered: their segments joined (without
-    re-encoding) as ``video``, its ``duration`` on the part's clock (whole frames: every animation
-    in it was rendered), and the cues and steps narrated in it, timed from its start. A run ends
-    where the next animation began, or with the scene if none did (then what came after the last
-    animation is its own too)."""
-    first, last = numbers[0], numbers[-1]
-    begin = starts.get(first, 0.0)
-    to_the_end = last + 1 not in starts
-    end = ending["time"] if to_the_end else starts[last + 1]
-
-    def mine(moment: float) -> bool:
-        return moment >= begin - EPS and (to_the_end or moment < end - EPS)
-
-    concatenate([segments[number] for number in numbers], target)
-    return {"first": first, "last": last, "video": target.read_bytes(), "duration": end - begin,
-            "cues": [(at - begin, start - begin, stop - begin, content)
-                     for at, start, stop, content in added if mine(at)],
-            "steps": [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
-                      for step in ending["steps"] if mine(step.start)]}
 
 
 def _stop_where_told(renderer, lead: _Lead) -> None:
@@ -620,9 +503,9 @@ def _stop_where_told(renderer, lead: _Lead) -> None:
     original = renderer.play
 
     def play(*args, **kwargs):
-        last = lead.before(renderer.num_plays)
-        if last is not None:
-            config.upto_animation_number = last
+        end = lead.before(renderer.num_plays)
+        if end is not None:
+            config.upto_animation_number = end
         return original(*args, **kwargs)
 
     renderer.play = play
@@ -649,28 +532,21 @@ def join_parts(job, parts: list[dict]) -> dict:
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-join-"))
     try:
         suffix = parts[0]["suffix"]
-        runs = sorted((run for part in parts for run in part["runs"]), key=lambda run: run["first"])
-        expected = 0
-        for run in runs:  # every animation once, in order
-            if run["first"] != expected:
-                raise RuntimeError(f"the parts rendered animations {expected}–{run['first'] - 1} "
-                                   f"{'twice' if run['first'] < expected else 'nowhere'}")
-            expected = run["last"] + 1
         paths = []
-        for run in runs:
-            path = scratch / f"run{run['first']}{suffix}"
-            path.write_bytes(run["video"])
+        for number, part in enumerate(parts):
+            path = scratch / f"part{number}{suffix}"
+            path.write_bytes(part["video"])
             paths.append(path)
         joined = scratch / f"joined{suffix}"
         concatenate(paths, joined)
         # Offsets on the scene's clock (whole frames, as an unsplit render counts them), not from the
         # containers' timestamps, which are rounded to their time base.
-        offsets = [sum(run["duration"] for run in runs[:number]) for number in range(len(runs))]
-        total = sum(run["duration"] for run in runs)
+        offsets = [sum(part["duration"] for part in parts[:number]) for number in range(len(parts))]
+        total = sum(part["duration"] for part in parts)
         cues, steps = [], []
-        for offset, run in zip(offsets, runs):
-            cues += [(offset + at, offset + start, offset + stop, content) for at, start, stop, content in run["cues"]]
-            steps += [dict(step, start=offset + step["start"], end=offset + step["end"]) for step in run["steps"]]
+        for offset, part in zip(offsets, parts):
+            cues += [(offset + at, offset + start, offset + stop, content) for at, start, stop, content in part["cues"]]
+            steps += [dict(step, start=offset + step["start"], end=offset + step["end"]) for step in part["steps"]]
         moments = sorted(step["start"] for step in steps)
         for number, step in enumerate(steps):
             limit = steps[number + 1]["start"] if number + 1 < len(steps) else total

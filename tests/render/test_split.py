@@ -149,20 +149,19 @@ def test_split_render_equals_the_unsplit_one_and_shares_its_cache(tmp_path):
         assert a["end"] == pytest.approx(b["end"], abs=0.002)
 
 
-# a measured row: seconds drawing what moves, frames drawn, frames held, 1 (the animation's still image)
-row_strategy = st.tuples(st.floats(0, 10), st.integers(1, 100), st.integers(0, 500), st.just(1)).map(list)
-rows_strategy = st.lists(row_strategy, min_size=1, max_size=25)
+rows_strategy = st.lists(st.tuples(st.floats(0, 10), st.integers(1, 100), st.integers(0, 500)).map(list),
+                         min_size=1, max_size=25)
 
 
-@given(seen=rows_strategy, later=st.lists(row_strategy, max_size=25), parts=st.integers(2, 5),
-       drawn=st.floats(1e-4, 0.1), held=st.floats(0, 0.01), static=st.floats(0, 1), data=st.data())
-def test_the_first_part_never_starts_an_animation_the_plan_gives_to_another(seen, later, parts, drawn, held, static,
-                                                                           data):
+@given(seen=rows_strategy, later=st.lists(st.tuples(st.floats(0, 10), st.integers(1, 100), st.integers(0, 500))
+                                         .map(list), max_size=25),
+       parts=st.integers(2, 5), drawn=st.floats(1e-4, 0.1), held=st.floats(0, 0.01), data=st.data())
+def test_the_first_part_never_starts_an_animation_the_plan_gives_to_another(seen, later, parts, drawn, held, data):
     """Whatever rows the plan measures after the first part decided (and whatever per-frame
     seconds and head start it ends with), every animation :func:`lead_may_start` allowed on the rows
     seen so far lands in the first range."""
     rows = seen + later
-    costs = plan_costs({"rows": rows, "drawn": drawn, "held": held, "static": static})
+    costs = plan_costs({"rows": rows, "drawn": drawn, "held": held})
     allowed = [number for number in range(len(seen)) if lead_may_start(number, seen, parts)]
     done = data.draw(st.integers(0, max(allowed) + 1 if allowed else 0))
     ranges = plan_parts(costs, parts, lead_extra=sum(costs[:done]))
@@ -201,11 +200,10 @@ def test_a_waiting_part_gives_up_when_the_client_stops_the_job(tmp_path):
 
 
 @settings(max_examples=15, deadline=None)
-@given(rows=st.lists(st.tuples(st.floats(0.001, 10), st.integers(1, 100), st.integers(0, 500), st.just(1)).map(list),
+@given(rows=st.lists(st.tuples(st.floats(0.001, 10), st.integers(1, 100), st.integers(0, 500)).map(list),
                      min_size=2, max_size=40),
-       parts=st.integers(2, 4), drawn=st.floats(1e-4, 0.1), held=st.floats(0, 0.01), static=st.floats(0, 1),
-       done=st.integers(0, 3))
-def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, drawn, held, static, done):
+       parts=st.integers(2, 4), drawn=st.floats(1e-4, 0.1), held=st.floats(0, 0.01), done=st.integers(0, 3))
+def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, drawn, held, done):
     """The measuring run forks before animations and ends the copies it cannot need (and every
     second one past the cap): at most MAX_COPIES + 1 wait, and one of them is at or before the
     start of the last range, whatever the per-frame seconds and the first part's progress."""
@@ -224,80 +222,9 @@ def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, dra
             tail.rows.append(row)
             tail._keep_few_copies()
             assert len(tail.snapshots.waiting) <= tail.MAX_COPIES + 1
-        costs = plan_costs({"rows": rows, "drawn": drawn, "held": held, "static": static})
+        costs = plan_costs({"rows": rows, "drawn": drawn, "held": held})
         ranges = plan_parts(costs, parts, lead_extra=sum(costs[:min(done, len(costs))]))
         if len(ranges) > 1:
             assert any(number <= ranges[-1][0] for number in tail.snapshots.waiting)
     finally:
         tail.snapshots.end_all()
-
-
-@pytest.mark.render
-def test_the_first_part_renders_extras_of_the_last_range_and_the_join_is_unchanged(tmp_path):
-    """A plan that gives the first part two animations of the last range besides its own (with one
-    between them that the last part keeps): the first part hands back three runs, the last part
-    two, and joined they give the frames, subtitles and steps of the scene rendered in one part."""
-    from scenes.render import RenderJob, RenderSettings, build_specs
-    from scenes.render.handoff import FolderHandoff
-    from scenes.render.jobs import job_payload
-    from scenes.render.split import END, EXTRAS, RANGES, join_parts, render_lead, render_part, render_tail
-
-    scene = "scale-invariance"
-    job = RenderJob(scene, build_specs([scene], "en", "dark", {})[scene], RenderSettings("l", "mp4", resolution=(192, 108)),
-                    tmp_path / "out")
-    payload = job_payload(job, "test")
-    alone = render_part(payload, 0, 0, True)
-    count = alone["runs"][-1]["last"] + 1
-    assert [(run["first"], run["last"]) for run in alone["runs"]] == [(0, count - 1)] and count >= 6
-    end, extras = count // 2 - 1, [count - 3, count - 1]
-
-    (tmp_path / "handoff").mkdir()
-    handoff = FolderHandoff(tmp_path / "handoff")
-    handoff.put(RANGES, [[0, end], [end + 1, count - 1]])  # as a first try of the plan would have left them
-    handoff.put(EXTRAS, extras)
-    handoff.put(END, end)
-    tail = render_tail(payload, handoff, 2)
-    lead = render_lead(payload, handoff, 2)
-    assert [(run["first"], run["last"]) for run in lead["runs"]] == [(0, end), (count - 3, count - 3), (count - 1, count - 1)]
-    assert [(run["first"], run["last"]) for run in tail["runs"]] == [(end + 1, count - 4), (count - 2, count - 2)]
-
-    whole, joined = join_parts(job, [alone]), join_parts(job, [lead, tail])
-    assert set(whole["files"]) == set(joined["files"])
-    for name, content in whole["files"].items():
-        if name.endswith(".mp4"):
-            (tmp_path / "whole.mp4").write_bytes(content)
-            (tmp_path / "joined.mp4").write_bytes(joined["files"][name])
-            expected, got = read_frames(tmp_path / "whole.mp4"), read_frames(tmp_path / "joined.mp4")
-            assert len(got) == len(expected) > 100
-            assert all(np.array_equal(a, b) for a, b in zip(expected, got))
-        elif name.endswith(".srt"):
-            expected_cues, joined_cues = (list(srt.parse(files[name].decode())) for files in (whole["files"], joined["files"]))
-            assert [c.content for c in joined_cues] == [c.content for c in expected_cues] != []
-            for a, b in zip(expected_cues, joined_cues):
-                assert abs((a.start - b.start).total_seconds()) <= 0.001 and abs((a.end - b.end).total_seconds()) <= 0.001
-    assert joined["duration"] == pytest.approx(whole["duration"], abs=0.002)
-    for a, b in zip(whole["extra"]["steps"], joined["extra"]["steps"], strict=True):
-        assert a["key"] == b["key"] and a["start"] == pytest.approx(b["start"], abs=0.002)
-        assert a["end"] == pytest.approx(b["end"], abs=0.002)
-
-
-@settings(max_examples=200, deadline=None)
-@given(costs=st.lists(st.floats(0, 10), min_size=1, max_size=30), parts=st.integers(2, 5), extra=st.floats(0, 20),
-       skip=st.floats(0, 0.5))
-def test_extras_never_make_the_later_of_the_first_and_last_parts_later(costs, parts, extra, skip):
-    """The animations the first part takes from the last range are in the last range, never its
-    first, and with them the first and last parts' later finish (in cost, skipping included) is no
-    later than without."""
-    from scenes.render.split import plan_extras
-
-    ranges = plan_parts(costs, parts, lead_extra=extra)
-    extras = plan_extras(costs, ranges, lead_extra=extra, skips=[skip] * len(costs))
-    if len(ranges) < 2:
-        assert extras == []
-        return
-    (first, end), (start, last) = ranges[0], ranges[-1]
-    assert set(extras) <= set(range(start + 1, last + 1)) and extras == sorted(extras)
-    lead, tail = sum(costs[first:end + 1]) - extra, sum(costs[start:last + 1])
-    moved = sum(costs[number] for number in extras)
-    passed = len(range(end + 1, max(extras, default=end) + 1)) - len(extras)
-    assert max(lead + moved + passed * skip, tail - moved + len(extras) * skip) <= max(lead, tail) + 1e-9
