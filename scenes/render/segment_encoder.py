@@ -28,9 +28,12 @@ ENCODERS_IN_FLIGHT = 2
 # different bytes (3018 of 3027 decoded frames of one 1080p video differed, by up to 131 levels).
 # And with more than one thread it does not even repeat itself: one camera move of
 # layernorm-hyperplane came out in 3 variants over 5 full renders from identical drawn frames (and
-# a test comparing two encodes failed once under load). One thread gives the same bytes on every
-# machine and every run; it cost 3 % of a 1080p60 render (dynamic-tanh: 28.4–29.2 s against
-# 27.5–28.3 s) and made the file 5 % smaller. Two segments still encode at once (ENCODERS_IN_FLIGHT).
+# a test comparing two encodes failed once under load). On one thread a render in a fresh process
+# gives the same bytes on any number of cores and in every run (not across CPUs whose vector
+# instructions differ: the RGB→YUV conversion uses them; and see README "Video encoding" for a rare
+# difference after an earlier render in the same process). It cost 3 % of a 1080p60 render
+# (dynamic-tanh: 28.4–29.2 s against 27.5–28.3 s) and made the file 5 % smaller. Two segments still
+# encode at once (ENCODERS_IN_FLIGHT).
 X264_THREADS = 1
 
 

@@ -352,8 +352,8 @@ class _Tail:
             if self.in_copy:
                 return original(*args, **kwargs)
             number = renderer.num_plays
-            if number % self.stride == 0 and (start := self.snapshots.take(number)) is not None:
-                config.from_animation_number = start  # the woken copy: skips to its range, renders it
+            if number % self.stride == 0 and (woken_at := self.snapshots.take(number)) is not None:
+                config.from_animation_number = woken_at  # the woken copy: skips to its range, renders it
                 return original(*args, **kwargs)
             start, updating = float(renderer.time), 0.0
             original(*args, **kwargs)
@@ -484,7 +484,7 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
             steps = [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
                      for step in ending["steps"] if mine(step.start)]
             result = {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix,
-                      "duration": end - begin, "cues": cues, "steps": steps, "range": (first, last),
+                      "duration": end - begin, "cues": cues, "steps": steps,
                       "seconds": time.monotonic() - started, "worker": worker_name()}
         except BaseException as error:
             if tail is not None and tail.in_copy:

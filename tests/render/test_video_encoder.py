@@ -2,6 +2,7 @@
 reaching the encoder, the preset in the cache key, and SSIM between two videos."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -160,15 +161,12 @@ def test_the_video_is_the_same_on_one_core_and_on_two(tmp_path):
     """x264 would take its thread count from the cores the process may use; with the count fixed, a
     render confined to one core (`taskset`, as a one-core worker) writes the very bytes of one that
     may use both."""
-    import os
-
-    root = ROOT
     command = [sys.executable, "-c", "from scenes.cli.main import main; main()", "render", SCENE,
                "--resolution", "640x360", "--jobs", "1", "--quiet"]
-    env = dict(os.environ, PYTHONPATH=str(root))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     name = f"{SCENE}/{SCENE}.en.dark.640x360p15.mp4"
     for folder, prefix in (("one", ["taskset", "-c", "0"]), ("all", [])):
-        done = subprocess.run([*prefix, *command, "--out", str(tmp_path / folder)], cwd=root, env=env,
+        done = subprocess.run([*prefix, *command, "--out", str(tmp_path / folder)], cwd=ROOT, env=env,
                               capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
     assert len(os.sched_getaffinity(0)) > 1, "needs a machine with two cores or more to mean anything"
