@@ -13,6 +13,8 @@ Both are plain picklable handles, sent to the tasks as an argument.
 True
 >>> handoff.put("end", 7); handoff.get("end")
 7
+>>> handoff.wait("stop", 0.05) is None, handoff.wait("end", 0.05)
+(True, 7)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 __all__ = ["Handoff", "FolderHandoff", "DaskHandoff"]
@@ -35,8 +38,18 @@ class Handoff:
         """The latest value put under ``name``, or ``None`` if there is none yet."""
         raise NotImplementedError
 
+    def wait(self, name: str, timeout: float):
+        """The value under ``name``, waiting up to ``timeout`` seconds for one to be put; ``None``
+        if none came. Cheaper than polling with :meth:`get` (a worker waiting beside a render must
+        not take its CPU)."""
+        raise NotImplementedError
+
     def discard(self, names: tuple[str, ...]) -> None:
         """Forget the values under ``names`` (the client, once the job's tasks are over)."""
+
+    def for_thread(self) -> "Handoff":
+        """This hand-off, usable from another thread of this process as well."""
+        return self
 
 
 class FolderHandoff(Handoff):
@@ -58,6 +71,12 @@ class FolderHandoff(Handoff):
         except FileNotFoundError:
             return None
 
+    def wait(self, name: str, timeout: float):
+        deadline = time.monotonic() + timeout
+        while (value := self.get(name)) is None and time.monotonic() < deadline:
+            time.sleep(0.01)  # a look at a local file costs microseconds
+        return value
+
     def discard(self, names: tuple[str, ...]) -> None:
         for name in names:
             (self.folder / f"{name}.json").unlink(missing_ok=True)
@@ -74,6 +93,11 @@ class DaskHandoff(Handoff):
     def __reduce__(self):
         return (DaskHandoff, (self.prefix,))
 
+    def for_thread(self) -> "DaskHandoff":
+        from distributed import get_client
+
+        return DaskHandoff(self.prefix, self.client or get_client())  # a task's own thread finds the worker's client
+
     def _variable(self, name: str):
         from distributed import Variable, get_client
 
@@ -83,8 +107,11 @@ class DaskHandoff(Handoff):
         self._variable(name).set(value)
 
     def get(self, name: str):
-        try:
-            return self._variable(name).get(timeout=0)
+        return self.wait(name, 0)
+
+    def wait(self, name: str, timeout: float):
+        try:  # the scheduler answers when a value is set, or at the timeout: no polling
+            return self._variable(name).get(timeout=timeout)
         except TimeoutError:
             return None
 

@@ -17,11 +17,19 @@ so far guarantee it (:func:`lead_may_start`), and stops where the plan says; the
 what it has already done on top of its share. Parts in between (:func:`render_middle`) wait for
 their range and re-run the scene up to it.
 
+Ranges end between animations, and the estimates behind them are rough, so the first and last parts
+rarely finish together. A late first part cannot be helped (the last part is past its range), an
+early one can: the first range ends before the animation that crosses its mark, and when the first
+part is done it says so (``FREE``); the last part, which knows how fast it is really going, answers
+with the animations at its end that the first part should render (:func:`plan_gift`), skipping the
+ones between, and stops before them. So a part may hand back more than one run of consecutive
+animations, and the client joins every run in order.
+
 Subtitles need care. A skipped animation advances ``scene.time`` by its exact duration, a rendered
 one by whole frames, so the clocks of two parts disagree by fractions of a frame before their
 ranges; and every part's run adds *every* caption up to its end, the skipped ones included. So
-each part keeps only the cues and narrated steps whose caption was given while its own range
-played, measured from the part's start on its own clock; the join offsets them by the part's
+each part keeps only the cues and narrated steps whose caption was given while one of its runs
+played, measured from the run's start on its own clock; the join offsets them by the run's
 start in the joined video, then clips them the way the narration does (a cue ends when the next
 caption starts, and nothing outlasts the scene).
 """
@@ -31,6 +39,7 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -39,25 +48,32 @@ import srt
 
 from scenes.kit.registry import entry
 from scenes.render.executors import JobFailed, worker_name, worker_scratch
-from scenes.render.handoff import Handoff
+from scenes.render.handoff import FolderHandoff, Handoff
 from scenes.render.manim_run import manim_options, use_pipeline_drawing
 from scenes.render.snapshots import Snapshots
 from scenes.render.subtitles import srt_to_vtt
 from scenes.render.video import concatenate
 
-__all__ = ["plan_parts", "plan_costs", "lead_may_start", "render_part", "render_lead", "render_middle", "render_tail",
-           "join_parts", "ROWS", "RANGES", "END", "PROGRESS", "STOP", "HANDOFF_NAMES"]
+__all__ = ["plan_parts", "plan_costs", "plan_gift", "lead_may_start", "render_part", "render_lead", "render_middle",
+           "render_tail", "join_parts", "ROWS", "RANGES", "END", "PROGRESS", "FREE", "GIVEN", "NOTHING", "STOP",
+           "HANDOFF_NAMES"]
 
 EPS = 1e-4  # seconds; clock values compared across one run are equal, this only absorbs rounding
 # A split job's hand-off: the plan's rows so far, the ranges it chose, the first part's last animation,
-# how many animations the first part has done, and the client's word to stop.
-ROWS, RANGES, END, PROGRESS, STOP = "rows", "ranges", "end", "progress", "stop"
-HANDOFF_NAMES = (ROWS, RANGES, END, PROGRESS, STOP)
+# how many animations the first part has done, the first part's word that its range is rendered, the
+# last part's answer (the first animation it gives the first part, or NOTHING), the client's word to stop.
+ROWS, RANGES, END, PROGRESS, FREE, GIVEN, STOP = "rows", "ranges", "end", "progress", "free", "given", "stop"
+HANDOFF_NAMES = (ROWS, RANGES, END, PROGRESS, FREE, GIVEN, STOP)
+NOTHING = -1  # GIVEN when the last part keeps every animation of its range
 NEVER = 10**9  # a from_animation_number no scene reaches: the tail's measuring run renders nothing
 POLL = 0.05  # seconds between looks at the hand-off while waiting
+RELAY_WAIT = 1.0  # seconds a wait on the hand-off lasts before the waiter looks whether it should stop
 # Seconds a waiting part gives the plan to measure its next animation (a dry run takes well under a
 # second for one) before taking it for dead and failing, so that Dask runs the part again later.
 PATIENCE = 120.0
+# The share of the last part's remaining time a gift must save (in the last part's reckoning) before
+# animations are given to the first part: it also starts a segment and a still image of its own.
+GIFT_MARGIN = 0.05
 
 
 def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[tuple[int, int]]:
@@ -66,8 +82,9 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
     rendered by a part that is ``lead_extra`` (in cost units) ahead of the others, so it gets that
     much more and the others share the rest equally. With total cost T and n ranges, the first
     should end where its cost reaches (T + (n − 1)·lead_extra)/n, the k-th a further
-    (T − that)/(n − 1) on; each range ends before or after the animation that crosses its mark,
-    whichever lands nearer.
+    (T − that)/(n − 1) on. The first range ends before the animation that crosses its mark (when
+    it is done early, the last part can give it animations, see :func:`plan_gift`; a late first
+    part cannot be helped); the others end before or after it, whichever lands nearer.
 
     >>> plan_parts([1, 1, 1, 1], 2)
     [(0, 1), (2, 3)]
@@ -75,6 +92,8 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
     [(0, 0), (1, 5)]
     >>> plan_parts([3, 3, 1, 1], 2)
     [(0, 0), (1, 3)]
+    >>> plan_parts([1, 3, 1, 1], 2), plan_parts([1, 1, 3, 1, 1, 1], 3)
+    ([(0, 0), (1, 3)], [(0, 1), (2, 2), (3, 5)])
     >>> plan_parts([2.0], 3)
     [(0, 0)]
     >>> plan_parts([1] * 8, 2, lead_extra=2)
@@ -91,8 +110,9 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
         if remaining_parts == 0:
             break
         mark = first_share + len(ranges) * rest_share
-        if index > first and elapsed + cost >= mark - 1e-9 and mark - elapsed < elapsed + cost - mark:
-            ranges.append((first, index - 1))  # nearer the mark without this animation
+        crosses = elapsed + cost > mark + 1e-9
+        if index > first and crosses and (not ranges or mark - elapsed < elapsed + cost - mark):
+            ranges.append((first, index - 1))  # the first range, or nearer the mark without this animation
             first = index
             remaining_parts -= 1
             if remaining_parts == 0:
@@ -105,6 +125,32 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
             first = index + 1
     ranges.append((first, count - 1))
     return ranges
+
+
+def plan_gift(costs: list[float], untouched: int, busy: float, rate: float, skips: list[float], lead_from: int,
+              margin: float = GIFT_MARGIN) -> int:
+    """The first animation the last part gives the first part, which is free: the first part
+    renders it and every one after it, the last part stops before it. ``untouched`` is the first
+    animation the last part has not begun, ``busy`` the seconds it still needs for the one it is in,
+    ``rate`` its real seconds per unit of estimated cost so far; the first part skips from
+    ``lead_from`` up to the gift, at ``skips`` seconds each. Returns the choice whose later finish is
+    earliest, giving as little as that allows, or ``len(costs)`` (nothing) unless the gift saves
+    more than ``margin`` of what the last part would need alone.
+
+    >>> plan_gift([4, 4, 1, 1, 2], untouched=2, busy=0.0, rate=1.0, skips=[0.0] * 5, lead_from=1)
+    4
+    >>> plan_gift([4, 4, 1, 1, 2], untouched=4, busy=0.1, rate=1.0, skips=[0.0] * 5, lead_from=1)
+    5
+    """
+    count = len(costs)
+    keep_all = busy + rate * sum(costs[untouched:])
+    best, chosen = keep_all, count
+    for gift in range(count - 1, untouched - 1, -1):
+        kept = busy + rate * sum(costs[untouched:gift])
+        given = sum(skips[lead_from:gift]) + rate * sum(costs[gift:])
+        if max(kept, given) < best - 1e-9:
+            best, chosen = max(kept, given), gift
+    return chosen if best < keep_all * (1 - margin) else count
 
 
 def plan_costs(plan: dict) -> list[float]:
@@ -232,19 +278,21 @@ def _record_play_starts(scene) -> dict[int, float]:
 
 def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
     """Render animations ``first``…``last`` of the job's scene (to its end if ``is_last``). Returns
-    the part's video as bytes, its duration, and the cues and steps narrated in it, timed from the
-    part's start: ``{"video", "suffix", "duration", "cues", "steps", "seconds", "worker"}``. Runs
-    on a worker."""
+    each run of consecutive animations the part rendered (one here; the first and last parts may
+    have two, see :func:`plan_gift`) with its video as bytes, its duration and the cues and steps
+    narrated in it, timed from the run's start (:func:`_run`): ``{"runs", "suffix", "seconds",
+    "worker"}``. Runs on a worker."""
     return _render_animations(payload, first, -1 if is_last else last)
 
 
 def render_lead(payload: dict, handoff: Handoff, parts: int) -> dict:
     """The first part, started with the plan instead of after it: it renders from animation 0
     while the plan measures the scene, starts an animation only when :func:`lead_may_start` says
-    that every plan the rows measured so far can lead to gives it to the first range, and stops
-    after the animation the plan puts under ``END``. Before each animation it puts the number of
-    animations it has done under ``PROGRESS`` (the plan gives it that much more to do). Returns
-    what :func:`render_part` does."""
+    that every plan the rows measured so far can lead to gives it to the first range, and ends its
+    range after the animation the plan puts under ``END``. Before each animation it puts the number
+    of animations it has done under ``PROGRESS`` (the plan gives it that much more to do). Then it
+    says it is free (``FREE``) and renders what the last part gives it (``GIVEN``), if anything.
+    Returns what :func:`render_part` does."""
     return _render_animations(payload, 0, -1, lead=_Lead(handoff, parts))
 
 
@@ -266,8 +314,9 @@ def render_tail(payload: dict, handoff: Handoff, parts: int) -> dict:
     part's head start counted, puts them under ``RANGES`` and the first part's last animation under
     ``END``, and wakes the copy nearest before the last range, which skips the few animations up to
     it and renders it: the last part neither builds the scene again nor re-runs what comes before.
-    Returns what :func:`render_part` does, or ``{"empty": True}``
-    when the first part has the whole scene."""
+    While it renders, it answers the first part's ``FREE`` with the animations it gives it
+    (:func:`plan_gift`). Returns what :func:`render_part` does, or ``{"empty": True}`` when the
+    first part has the whole scene."""
     return _render_animations(payload, NEVER, -1, tail=_Tail(handoff, parts))
 
 
@@ -290,6 +339,20 @@ def _wait_for(handoff: Handoff, ready):
         waited += POLL
 
 
+def _wait_for_answer(handoff: Handoff) -> int:
+    """The last part's ``GIVEN``, waited for without polling. ``JobFailed`` if the client stopped
+    the job first, or if no answer came for ``PATIENCE`` seconds (the last part answers within a
+    frame of hearing, or when it ends)."""
+    waited = 0.0
+    while (given := handoff.wait(GIVEN, 0.5)) is None:
+        if handoff.get(STOP):
+            raise JobFailed("the client stopped this split render")
+        waited += 0.5
+        if waited > PATIENCE:
+            raise JobFailed(f"the last part gave no answer for {PATIENCE:g} s; this part will start again")
+    return given
+
+
 class _Lead:
     """The first part's side of the hand-off, called before each of its animations."""
 
@@ -297,43 +360,74 @@ class _Lead:
 
     def __init__(self, handoff: Handoff, parts: int):
         self.handoff, self.parts = handoff, parts
+        self.end: int | None = None  # the last animation of its own range, once the plan is known
+        self.given: int | None = None  # the last part's answer once it is free: the first animation given, or NOTHING
+        self.skipped: set[int] = set()  # the animations between its range and what it was given
 
-    def before(self, number: int) -> int | None:
-        """The animation to stop after, once it is known and reached; else ``None`` (go on)."""
-        self.handoff.put(PROGRESS, number)
+    def before(self, number: int, drain) -> int | None:
+        """The animation to stop after, once it is known and reached; else ``None`` (go on). Past
+        its own range, ``drain()`` (the encoding still under way) first: free means free."""
+        if self.end is None:
+            self.handoff.put(PROGRESS, number)
 
-        def ready(rows):
-            end = self.handoff.get(END)
-            if end is not None:
-                if number - 1 > end:  # only if a retried plan measured differently
-                    raise JobFailed(f"the first part rendered past its end ({end}); it must start again")
-                return end
-            return self.GO_ON if lead_may_start(number, rows, self.parts) else None
+            def ready(rows):
+                end = self.handoff.get(END)
+                if end is not None:
+                    if number - 1 > end:  # only if a retried plan measured differently
+                        raise JobFailed(f"the first part rendered past its end ({end}); it must start again")
+                    return end
+                return self.GO_ON if lead_may_start(number, rows, self.parts) else None
 
-        end = _wait_for(self.handoff, ready)
-        return end if end != self.GO_ON and number > end else None
+            end = _wait_for(self.handoff, ready)
+            if end == self.GO_ON:
+                return None
+            self.end = end
+        if number <= self.end:
+            return None
+        if self.given is None:
+            drain()
+            self.given = self.handoff.get(GIVEN)  # a retried part keeps the first try's answer
+            if self.given is None:
+                self.handoff.put(FREE, number)
+                self.given = _wait_for_answer(self.handoff)
+            self.skipped.update(range(number, self.given))
+        return self.end if self.given == NOTHING else None
 
 
 class _Tail:
-    """The last part's side: the measuring run, its forked copies, the choice of ranges."""
+    """The last part's side: the measuring run, its forked copies, the choice of ranges, and in
+    the woken copy the answer to the first part's ``FREE``."""
 
     MAX_COPIES = 8
 
     def __init__(self, handoff: Handoff, parts: int):
         self.handoff, self.parts = handoff, parts
         self.rows: list[list[float]] = []
+        self.skips: list[float] = []  # seconds the measuring run took over each (skipped) animation
         self.snapshots: Snapshots | None = None
         self.stride = 1  # a copy is taken before every stride-th animation
+        self.chosen: list | None = None  # the ranges a first try chose, if this is a retry
+        # The woken copy must not touch the Dask client, so it talks to its parent through files in
+        # ``relay`` (the same names), and a thread of the parent passes them on (``_serve``).
+        self.relay: FolderHandoff | None = None
+        self.answered = False  # in the copy: GIVEN is settled
+        self.passed = False  # in the parent: the answer has gone to the first part
+        self.passing = threading.Lock()
+        self.rendering: tuple[int, float] | None = None  # in the copy: (first animation rendered, when)
 
     @property
     def in_copy(self) -> bool:
         return self.snapshots is not None and self.snapshots.in_copy
 
     def install(self, scene, scratch: Path) -> None:
-        """Before each animation: fork a copy; after it, measure what it costs to draw."""
+        """Before each animation: fork a copy; after it, measure what it costs to draw. In the
+        woken copy: before each animation and each frame, see whether the first part is free."""
         from manim import config
 
         self.snapshots = Snapshots(scratch)
+        self.chosen = self.handoff.get(RANGES)  # a retried task starts where the first try chose
+        (scratch / "relay").mkdir()
+        self.relay = FolderHandoff(scratch / "relay")
         renderer = scene.renderer
         original = renderer.play
         original_update = scene.update_to_time
@@ -344,19 +438,30 @@ class _Tail:
             began = time.perf_counter()
             original_update(t)
             updating += time.perf_counter() - began
+            if self.in_copy and not self.answered and not renderer.skip_animations:
+                duration = float(scene.duration)
+                self._answer(renderer.num_plays, min(1.0, t / duration) if duration > 0 else 0.0)
 
         scene.update_to_time = update_to_time
 
         def play(*args, **kwargs):
             nonlocal updating
-            if self.in_copy:
-                return original(*args, **kwargs)
             number = renderer.num_plays
+            if self.in_copy:
+                if number >= config.from_animation_number:
+                    if self.rendering is None:
+                        self.rendering = (number, time.perf_counter())
+                        if (given := self.relay.get(GIVEN)) is not None:  # a first try's answer
+                            self._settle(given)
+                    if not self.answered:
+                        self._answer(number, 0.0)
+                return original(*args, **kwargs)
             if number % self.stride == 0 and (woken_at := self.snapshots.take(number)) is not None:
                 config.from_animation_number = woken_at  # the woken copy: skips to its range, renders it
-                return original(*args, **kwargs)
-            start, updating = float(renderer.time), 0.0
+                return play(*args, **kwargs)
+            start, updating, skipping = float(renderer.time), 0.0, time.perf_counter()
             original(*args, **kwargs)
+            self.skips.append(time.perf_counter() - skipping)
             frozen = bool(scene.animations) and scene.is_current_animation_frozen_frame()
             camera = renderer.camera
             began = time.perf_counter()
@@ -372,6 +477,32 @@ class _Tail:
 
         renderer.play = play
 
+    def _answer(self, number: int, fraction: float) -> None:
+        """In the woken copy, at ``fraction`` of animation ``number`` (0 before it starts): once the
+        first part is free, choose what it gets (:func:`plan_gift`), tell it, and settle."""
+        if self.rendering is None or self.relay.get(FREE) is None:
+            return
+        plan = self.relay.get("plan")
+        costs, first = plan["costs"], self.rendering[0]
+        done = sum(costs[first:number]) + fraction * costs[number]
+        spent = time.perf_counter() - self.rendering[1]
+        rate = spent / done if done > 0 and spent > 1.0 else 1.0  # costs are estimated seconds
+        untouched = number + 1 if fraction > 0 else number
+        busy = (1 - fraction) * costs[number] * rate if fraction > 0 else 0.0
+        given = plan_gift(costs, untouched, busy, rate, plan["skips"], plan["end"] + 1)
+        given = NOTHING if given >= len(costs) else given
+        self.relay.put(GIVEN, given)
+        self._settle(given)
+
+    def _settle(self, given: int) -> None:
+        """In the woken copy: stop before the animations given away (Manim's own
+        ``upto_animation_number``), and look no more."""
+        from manim import config
+
+        self.answered = True
+        if given != NOTHING:
+            config.upto_animation_number = given - 1
+
     def _keep_few_copies(self) -> None:
         """End the waiting copies the last range cannot start from, but the latest of them (the
         nearest copy before a range's start skips up to it); and past ``MAX_COPIES`` keep every
@@ -379,9 +510,13 @@ class _Tail:
 
         The last range starts no earlier than the first animation at which the cost reaches
         (n − 1)/n of the total (see :func:`plan_parts`), so a copy taken where the rows up to it
-        hold less than that share (:func:`_hold_less_than`) is of no use."""
+        hold less than that share (:func:`_hold_less_than`) is of no use. A retried task, which
+        keeps the ranges the first try chose, needs only the nearest copy before their last start."""
         waiting = sorted(self.snapshots.waiting)
-        if len(self.rows) >= self.parts:
+        if self.chosen is not None:
+            start = self.chosen[-1][0]
+            self.snapshots.end([number for number in waiting if number < start][:-1])
+        elif len(self.rows) >= self.parts:
             useless = [number for number in waiting
                        if _hold_less_than(self.rows, number, self.parts - 1, self.parts)]
             self.snapshots.end(useless[:-1])
@@ -393,7 +528,8 @@ class _Tail:
 
     def finish(self, scene, settings) -> dict:
         """In the parent, after the measuring run: choose the ranges, wake the copy at the start of
-        the last one and return what it rendered."""
+        the last one, pass the first part's word to it and its answer back, and return what it
+        rendered."""
         try:
             camera = scene.renderer.camera
             camera.reset()
@@ -410,15 +546,48 @@ class _Tail:
                 raise JobFailed("the client stopped this split render")
             if len(ranges) == 1:
                 return {"empty": True, "seconds": 0.0, "worker": worker_name()}
+            self.relay.put("plan", {"costs": costs, "skips": self.skips, "end": ranges[0][1]})
+            if (given := self.handoff.get(GIVEN)) is not None:  # a first try's answer stands
+                self.relay.put(GIVEN, given)
+                self.passed = True
             first = ranges[-1][0]
             nearest = max(number for number in self.snapshots.waiting if number <= first)
             self.snapshots.wake(nearest, first)
+            stop = threading.Event()
+            threading.Thread(target=self._serve, args=(self.handoff.for_thread(), stop), daemon=True).start()
             try:
                 return self.snapshots.result(nearest)
             except RuntimeError as error:
                 raise JobFailed(str(error)) from None
+            finally:
+                stop.set()  # the thread ends within RELAY_WAIT, on its own
+                given = self.relay.get(GIVEN)
+                self._pass(self.handoff, NOTHING if given is None else given)  # the copy rendered to its end
         finally:
             self.snapshots.end_all()
+
+    def _serve(self, handoff: Handoff, stop: threading.Event) -> None:
+        """In a thread of the parent while the woken copy renders: pass the first part's ``FREE``
+        to the copy and its ``GIVEN`` back. It waits on the hand-off rather than polling it (a
+        scheduler asked ten times a second took some 4 % of the copy's core)."""
+        try:
+            while not stop.is_set():
+                if (free := handoff.wait(FREE, RELAY_WAIT)) is not None and not stop.is_set():
+                    self.relay.put(FREE, free)
+                    break
+            while not stop.is_set():
+                if (given := self.relay.wait(GIVEN, RELAY_WAIT)) is not None:
+                    self._pass(handoff, given)
+                    return
+        except OSError:  # the copy ended meanwhile and its folder is gone: the parent answers
+            pass
+
+    def _pass(self, handoff: Handoff, given: int) -> None:
+        """Put the answer under ``GIVEN`` once: a first try's answer, the copy's, or ``NOTHING``."""
+        with self.passing:
+            if not self.passed:
+                handoff.put(GIVEN, given)
+                self.passed = True
 
 
 def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None = None,
@@ -443,6 +612,7 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
             starts = _record_play_starts(scene)
             if lead is not None:
                 _stop_where_told(scene.renderer, lead)
+                _skip_these(scene.renderer, lead.skipped)
             if tail is not None:
                 tail.install(scene, scratch)
             added = _record_captions(scene)
@@ -465,27 +635,17 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
                 raise
             if tail is not None and not tail.in_copy:
                 return tail.finish(scene, job.settings_for_output)
-            first = int(config.from_animation_number)  # a woken copy's own start
-            told = config.upto_animation_number  # Manim keeps "no end" (−1) as infinity
-            last = -1 if told == float("inf") else int(told)
             artifact = scene.renderer.file_writer.output_plan.primary_artifact
+            segments = {number: Path(path) for number, path in enumerate(scene.renderer.file_writer.partial_movie_files)
+                        if path is not None}  # animation number → its segment; none for a skipped one
         try:
-            if artifact is None or not Path(artifact).is_file():
+            if artifact is None or not Path(artifact).is_file() or not segments:
                 raise RuntimeError(f"manim wrote no {job.settings_for_output.format} file for animations "
-                                   f"{first}–{last}")
-            is_last = last < 0
-            begin, end = starts.get(first, 0.0), ending["time"]
-
-            def mine(moment: float) -> bool:
-                return moment >= begin - EPS and (is_last or moment < end - EPS)
-
-            cues = [(at - begin, start - begin, stop - begin, content)
-                    for at, start, stop, content in added if mine(at)]
-            steps = [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
-                     for step in ending["steps"] if mine(step.start)]
-            result = {"video": Path(artifact).read_bytes(), "suffix": Path(artifact).suffix,
-                      "duration": end - begin, "cues": cues, "steps": steps,
-                      "seconds": time.monotonic() - started, "worker": worker_name()}
+                                   f"{first}–{upto}")
+            suffix = Path(artifact).suffix
+            runs = [_run(numbers, segments, starts, ending, added, scratch / f"run{numbers[0]}{suffix}")
+                    for numbers in _consecutive(sorted(segments))]
+            result = {"runs": runs, "suffix": suffix, "seconds": time.monotonic() - started, "worker": worker_name()}
         except BaseException as error:
             if tail is not None and tail.in_copy:
                 tail.snapshots.hand_over(error=error)
@@ -493,6 +653,58 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
         if tail is not None and tail.in_copy:
             tail.snapshots.hand_over(result)
         return result
+
+
+def _skip_these(renderer, skipped: set[int]) -> None:
+    """Have the renderer skip the animations numbered in ``skipped`` (which may grow while the scene
+    runs), as Manim skips those before ``from_animation_number``: they run, but draw and encode
+    nothing."""
+    original = renderer.update_skipping_status
+
+    def update_skipping_status():
+        original()
+        if renderer.num_plays in skipped:
+            renderer.skip_animations = True
+
+    renderer.update_skipping_status = update_skipping_status
+
+
+def _consecutive(numbers: list[int]) -> list[list[int]]:
+    """``numbers`` (ascending) cut where they skip one.
+
+    >>> _consecutive([0, 1, 2, 5, 7, 8])
+    [[0, 1, 2], [5], [7, 8]]
+    """
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return runs
+
+
+def _run(numbers: list[int], segments: dict[int, Path], starts: dict[int, float], ending: dict,
+         added: list, target: Path) -> dict:
+    """One run of consecutive animations a part rendered: their segments joined (without
+    re-encoding) as ``video``, its ``duration`` on the part's clock (whole frames: every animation
+    in it was rendered), and the cues and steps narrated in it, timed from its start. A run ends
+    where the next animation began, or with the scene if none did (then what came after the last
+    animation is its own too)."""
+    first, last = numbers[0], numbers[-1]
+    begin = starts.get(first, 0.0)
+    to_the_end = last + 1 not in starts
+    end = ending["time"] if to_the_end else starts[last + 1]
+
+    def mine(moment: float) -> bool:
+        return moment >= begin - EPS and (to_the_end or moment < end - EPS)
+
+    concatenate([segments[number] for number in numbers], target)
+    return {"first": first, "last": last, "video": target.read_bytes(), "duration": end - begin,
+            "cues": [(at - begin, start - begin, stop - begin, content)
+                     for at, start, stop, content in added if mine(at)],
+            "steps": [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
+                      for step in ending["steps"] if mine(step.start)]}
 
 
 def _stop_where_told(renderer, lead: _Lead) -> None:
@@ -503,7 +715,7 @@ def _stop_where_told(renderer, lead: _Lead) -> None:
     original = renderer.play
 
     def play(*args, **kwargs):
-        end = lead.before(renderer.num_plays)
+        end = lead.before(renderer.num_plays, renderer.file_writer.join_all_encode_jobs)
         if end is not None:
             config.upto_animation_number = end
         return original(*args, **kwargs)
@@ -527,26 +739,34 @@ def _record_captions(scene) -> list[tuple[float, float, float, str]]:
 
 
 def join_parts(job, parts: list[dict]) -> dict:
-    """The parts of ``job`` (in order) as one video with its subtitles and narrated steps, in the
-    shape :func:`scenes.render.jobs.produce` returns. Runs on the client."""
+    """The parts of ``job`` as one video with its subtitles and narrated steps, in the shape
+    :func:`scenes.render.jobs.produce` returns: every run of every part, in the order of their
+    animations, each animation exactly once. Runs on the client."""
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-join-"))
     try:
         suffix = parts[0]["suffix"]
+        runs = sorted((run for part in parts for run in part["runs"]), key=lambda run: run["first"])
+        expected = 0
+        for run in runs:  # every animation once, in order
+            if run["first"] != expected:
+                raise RuntimeError(f"the parts rendered animations {expected}–{run['first'] - 1} "
+                                   f"{'twice' if run['first'] < expected else 'nowhere'}")
+            expected = run["last"] + 1
         paths = []
-        for number, part in enumerate(parts):
-            path = scratch / f"part{number}{suffix}"
-            path.write_bytes(part["video"])
+        for run in runs:
+            path = scratch / f"run{run['first']}{suffix}"
+            path.write_bytes(run["video"])
             paths.append(path)
         joined = scratch / f"joined{suffix}"
         concatenate(paths, joined)
         # Offsets on the scene's clock (whole frames, as an unsplit render counts them), not from the
         # containers' timestamps, which are rounded to their time base.
-        offsets = [sum(part["duration"] for part in parts[:number]) for number in range(len(parts))]
-        total = sum(part["duration"] for part in parts)
+        offsets = [sum(run["duration"] for run in runs[:number]) for number in range(len(runs))]
+        total = sum(run["duration"] for run in runs)
         cues, steps = [], []
-        for offset, part in zip(offsets, parts):
-            cues += [(offset + at, offset + start, offset + stop, content) for at, start, stop, content in part["cues"]]
-            steps += [dict(step, start=offset + step["start"], end=offset + step["end"]) for step in part["steps"]]
+        for offset, run in zip(offsets, runs):
+            cues += [(offset + at, offset + start, offset + stop, content) for at, start, stop, content in run["cues"]]
+            steps += [dict(step, start=offset + step["start"], end=offset + step["end"]) for step in run["steps"]]
         moments = sorted(step["start"] for step in steps)
         for number, step in enumerate(steps):
             limit = steps[number + 1]["start"] if number + 1 < len(steps) else total

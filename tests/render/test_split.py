@@ -209,3 +209,110 @@ def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, dra
             assert any(number <= ranges[-1][0] for number in tail.snapshots.waiting)
     finally:
         tail.snapshots.end_all()
+
+
+def _scene_payload(tmp_path, scene="scale-invariance"):
+    from scenes.render import RenderJob, RenderSettings, build_specs
+    from scenes.render.jobs import job_payload
+
+    job = RenderJob(scene, build_specs([scene], "en", "dark", {})[scene], RenderSettings("l", "mp4", resolution=(192, 108)),
+                    tmp_path / "out")
+    return job, job_payload(job, "test")
+
+
+def _spans(part: dict) -> list[tuple[int, int]]:
+    return [(run["first"], run["last"]) for run in part["runs"]]
+
+
+def lead_and_tail_on_two_workers(payload: dict, ranges: list) -> tuple[dict, dict, int]:
+    """The first and last parts of ``payload``'s scene as two calls on a two-process pool, with
+    ``ranges`` and their end already in the hand-off (as a first try of the plan leaves them):
+    (first part, last part, the last part's answer)."""
+    from scenes.render.executors import LocalExecutor
+    from scenes.render.split import END, GIVEN, RANGES, render_lead, render_tail
+
+    with LocalExecutor(2) as executor:
+        handoff = executor.handoff("job")
+        handoff.put(RANGES, ranges)
+        handoff.put(END, ranges[0][1])
+        executor.submit("tail", render_tail, payload, handoff, 2)
+        executor.submit("lead", render_lead, payload, handoff, 2)
+        outcomes = {outcome.key: outcome for outcome in executor.outcomes()}
+        assert all(outcome.error is None for outcome in outcomes.values()), outcomes
+        return outcomes["lead"].value, outcomes["tail"].value, handoff.get(GIVEN)
+
+
+@pytest.mark.render
+def test_a_first_part_done_early_renders_what_the_last_part_gives_it(tmp_path):
+    """Two real worker processes, and a plan that gives the first part animation 0 only: it is
+    free at once, the last part gives it the end of its range, and the runs of both, joined, are
+    the frames, cues and steps of the scene rendered in one part. Every render has a process of its
+    own (``in_fresh_process``)."""
+    from scenes.render.split import join_parts, render_part
+    from tests.helpers import assert_joined_equals_whole, in_fresh_process
+
+    job, payload = _scene_payload(tmp_path)
+    alone = in_fresh_process(render_part, payload, 0, 0, True)
+    count = alone["runs"][-1]["last"] + 1
+    assert _spans(alone) == [(0, count - 1)] and count >= 6
+    lead, tail, given = in_fresh_process(lead_and_tail_on_two_workers, payload, [[0, 0], [1, count - 1]])
+    assert 1 < given < count
+    assert _spans(lead) == [(0, 0), (given, count - 1)] and _spans(tail) == [(1, given - 1)]
+    assert_joined_equals_whole(join_parts(job, [alone]), join_parts(job, [lead, tail]), tmp_path)
+
+
+@pytest.mark.render
+def test_a_retried_part_keeps_the_answer_of_the_first_try(tmp_path):
+    """Ranges, end and gift already in the hand-off (a first try left them): the last part stops
+    before the gift without waiting for the first part, the first part skips to it without asking,
+    and the join is unchanged."""
+    from scenes.render.handoff import FolderHandoff
+    from scenes.render.split import END, GIVEN, RANGES, join_parts, render_lead, render_part, render_tail
+    from tests.helpers import assert_joined_equals_whole, in_fresh_process
+
+    job, payload = _scene_payload(tmp_path)
+    alone = in_fresh_process(render_part, payload, 0, 0, True)
+    count = alone["runs"][-1]["last"] + 1
+    end, gift = count // 2 - 1, count - 2
+    (tmp_path / "handoff").mkdir()
+    handoff = FolderHandoff(tmp_path / "handoff")
+    handoff.put(RANGES, [[0, end], [end + 1, count - 1]])
+    handoff.put(END, end)
+    handoff.put(GIVEN, gift)
+    tail = in_fresh_process(render_tail, payload, handoff, 2)
+    lead = in_fresh_process(render_lead, payload, handoff, 2)
+    assert _spans(lead) == [(0, end), (gift, count - 1)] and _spans(tail) == [(end + 1, gift - 1)]
+    assert_joined_equals_whole(join_parts(job, [alone]), join_parts(job, [lead, tail]), tmp_path)
+
+
+def test_the_join_refuses_parts_that_miss_or_repeat_an_animation():
+    from scenes.render.split import join_parts
+
+    def part(*spans):
+        return {"suffix": ".mp4", "runs": [{"first": a, "last": b} for a, b in spans], "seconds": 0, "worker": ""}
+
+    with pytest.raises(RuntimeError, match="nowhere"):
+        join_parts(None, [part((0, 2)), part((4, 5))])
+    with pytest.raises(RuntimeError, match="twice"):
+        join_parts(None, [part((0, 2), (5, 5)), part((3, 5))])
+
+
+@settings(max_examples=300, deadline=None)
+@given(costs=st.lists(st.floats(0, 10), min_size=1, max_size=25), data=st.data(), busy=st.floats(0, 10),
+       rate=st.floats(0.1, 3), skip=st.floats(0, 0.5))
+def test_a_gift_never_makes_the_later_of_the_two_parts_finish_later(costs, data, busy, rate, skip):
+    """Whatever the estimates, the last part's speed and the first part's cost of skipping to it,
+    the gift lies after what the last part has begun and, reckoned in those terms, the later of
+    the two parts finishes earlier than with no gift by at least ``GIFT_MARGIN`` of the latter (or
+    there is none)."""
+    from scenes.render.split import GIFT_MARGIN, plan_gift
+
+    untouched = data.draw(st.integers(0, len(costs)))
+    lead_from = data.draw(st.integers(0, untouched))
+    skips = [skip] * len(costs)
+    gift = plan_gift(costs, untouched, busy, rate, skips, lead_from)
+    assert untouched <= gift <= len(costs)
+    keep_all = busy + rate * sum(costs[untouched:])
+    if gift < len(costs):
+        later = max(busy + rate * sum(costs[untouched:gift]), skip * (gift - lead_from) + rate * sum(costs[gift:]))
+        assert later < keep_all * (1 - GIFT_MARGIN)

@@ -18,6 +18,7 @@ from scenes.kit.registry import entry
 from scenes.render.manim_run import manim_options
 from scenes.render.quality import ssim_of_videos
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, RenderSettings
+from tests.helpers import in_fresh_process
 
 TINY = (192, 108)
 SCENE = "scale-invariance"
@@ -34,10 +35,7 @@ def render(tmp_path: Path, preset: str, held: bool) -> Path:
     some frame of a segment on) although every frame handed to x264 was the same; in a fresh process
     none did in 90 runs (2026-11-30). The cause was not found."""
     target = tmp_path / f"{preset}-{'held' if held else 'manim'}.mp4"
-    code = f"from pathlib import Path; from tests.render.test_video_encoder import render_here; " \
-           f"render_here(Path({str(target)!r}), {preset!r}, {held!r})"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-2000:]
+    in_fresh_process(render_here, target, preset, held)
     return target
 
 
