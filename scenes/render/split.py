@@ -82,9 +82,10 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
     rendered by a part that is ``lead_extra`` (in cost units) ahead of the others, so it gets that
     much more and the others share the rest equally. With total cost T and n ranges, the first
     should end where its cost reaches (T + (n − 1)·lead_extra)/n, the k-th a further
-    (T − that)/(n − 1) on. The first range ends before the animation that crosses its mark (when
-    it is done early, the last part can give it animations, see :func:`plan_gift`; a late first
-    part cannot be helped); the others end before or after it, whichever lands nearer.
+    (T − that)/(n − 1) on. Of two ranges, the first ends before the animation that crosses its
+    mark: when the first part is done early the last part can give it animations (see
+    :func:`plan_gift`), a late one cannot be helped. Otherwise each range ends before or after that
+    animation, whichever lands nearer (a middle part that runs late cannot be helped either).
 
     >>> plan_parts([1, 1, 1, 1], 2)
     [(0, 1), (2, 3)]
@@ -92,7 +93,7 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
     [(0, 0), (1, 5)]
     >>> plan_parts([3, 3, 1, 1], 2)
     [(0, 0), (1, 3)]
-    >>> plan_parts([1, 3, 1, 1], 2), plan_parts([1, 1, 3, 1, 1, 1], 3)
+    >>> plan_parts([1, 3, 1, 1], 2), plan_parts([1, 3, 1, 1, 1, 1], 3)
     ([(0, 0), (1, 3)], [(0, 1), (2, 2), (3, 5)])
     >>> plan_parts([2.0], 3)
     [(0, 0)]
@@ -111,8 +112,8 @@ def plan_parts(costs: list[float], parts: int, lead_extra: float = 0.0) -> list[
             break
         mark = first_share + len(ranges) * rest_share
         crosses = elapsed + cost > mark + 1e-9
-        if index > first and crosses and (not ranges or mark - elapsed < elapsed + cost - mark):
-            ranges.append((first, index - 1))  # the first range, or nearer the mark without this animation
+        if index > first and crosses and ((parts == 2 and not ranges) or mark - elapsed < elapsed + cost - mark):
+            ranges.append((first, index - 1))  # the first of two, or nearer the mark without this animation
             first = index
             remaining_parts -= 1
             if remaining_parts == 0:
