@@ -1,7 +1,9 @@
 """Small named values that the tasks of one split render and the client pass each other while they
-run: the plan streams what it has measured, the client says where the first part ends, the first
-part says how far it has got. One writer per name; readers poll and see the latest value, or
-``None`` before the first.
+run: the plan streams what it has measured and says where the first part ends, the first part says
+how far it has got and when it is free, the last part answers, the client says stop. Each name has
+one meaning, put by one side (and the answer only once, see ``scenes.render.split``); readers look
+(:meth:`Handoff.get`) or wait (:meth:`Handoff.wait`) and see the latest value, or ``None`` before
+the first.
 
 Two implementations, one per executor: files in a folder of this machine for the local process
 pool, and Dask's ``Variable`` (kept by the scheduler, so workers need no shared file system).
@@ -40,8 +42,9 @@ class Handoff:
 
     def wait(self, name: str, timeout: float):
         """The value under ``name``, waiting up to ``timeout`` seconds for one to be put; ``None``
-        if none came. Cheaper than polling with :meth:`get` (a worker waiting beside a render must
-        not take its CPU)."""
+        if none came. On Dask the scheduler answers when the value is set, which costs far less
+        than asking again and again (a worker waiting beside a render must not take its CPU); a
+        folder is looked at every 10 ms, which costs microseconds."""
         raise NotImplementedError
 
     def discard(self, names: tuple[str, ...]) -> None:

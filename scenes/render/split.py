@@ -19,8 +19,8 @@ their range and re-run the scene up to it.
 
 Ranges end between animations, and the estimates behind them are rough, so the first and last parts
 rarely finish together. A late first part cannot be helped (the last part is past its range), an
-early one can: the first range ends before the animation that crosses its mark, and when the first
-part is done it says so (``FREE``); the last part, which knows how fast it is really going, answers
+early one can: with two parts the first range ends before the animation that crosses its mark,
+and when the first part is done it says so (``FREE``); the last part, which knows how fast it is really going, answers
 with the animations at its end that the first part should render (:func:`plan_gift`), skipping the
 ones between, and stops before them. So a part may hand back more than one run of consecutive
 animations, and the client joins every run in order.
@@ -279,8 +279,8 @@ def _record_play_starts(scene) -> dict[int, float]:
 
 def render_part(payload: dict, first: int, last: int, is_last: bool) -> dict:
     """Render animations ``first``…``last`` of the job's scene (to its end if ``is_last``). Returns
-    each run of consecutive animations the part rendered (one here; the first and last parts may
-    have two, see :func:`plan_gift`) with its video as bytes, its duration and the cues and steps
+    each run of consecutive animations the part rendered (one here; the first part may have two,
+    see :func:`plan_gift`) with its video as bytes, its duration and the cues and steps
     narrated in it, timed from the run's start (:func:`_run`): ``{"runs", "suffix", "seconds",
     "worker"}``. Runs on a worker."""
     return _render_animations(payload, first, -1 if is_last else last)
@@ -342,13 +342,15 @@ def _wait_for(handoff: Handoff, ready):
 
 def _wait_for_answer(handoff: Handoff) -> int:
     """The last part's ``GIVEN``, waited for without polling. ``JobFailed`` if the client stopped
-    the job first, or if no answer came for ``PATIENCE`` seconds (the last part answers within a
-    frame of hearing, or when it ends)."""
-    waited = 0.0
+    the job first, or if no answer came for ``PATIENCE`` seconds while the plan's rows stayed as
+    they were (the last part answers within a frame of hearing, or at its next animation, or when it
+    ends; a retried last part measures the scene again, and each new row shows it alive)."""
+    waited, seen = 0.0, -1
     while (given := handoff.wait(GIVEN, 0.5)) is None:
         if handoff.get(STOP):
             raise JobFailed("the client stopped this split render")
-        waited += 0.5
+        rows = len(handoff.get(ROWS) or [])
+        waited, seen = (0.0, rows) if rows != seen else (waited + 0.5, seen)
         if waited > PATIENCE:
             raise JobFailed(f"the last part gave no answer for {PATIENCE:g} s; this part will start again")
     return given
@@ -422,7 +424,8 @@ class _Tail:
 
     def install(self, scene, scratch: Path) -> None:
         """Before each animation: fork a copy; after it, measure what it costs to draw. In the
-        woken copy: before each animation and each frame, see whether the first part is free."""
+        woken copy: before each animation and at each frame of a moving one (a held frame is
+        written at once), see whether the first part is free."""
         from manim import config
 
         self.snapshots = Snapshots(scratch)
@@ -516,12 +519,13 @@ class _Tail:
         waiting = sorted(self.snapshots.waiting)
         if self.chosen is not None:
             start = self.chosen[-1][0]
-            self.snapshots.end([number for number in waiting if number < start][:-1])
+            keep = max((number for number in waiting if number <= start), default=None)
+            self.snapshots.end([number for number in waiting if number != keep])
         elif len(self.rows) >= self.parts:
             useless = [number for number in waiting
                        if _hold_less_than(self.rows, number, self.parts - 1, self.parts)]
             self.snapshots.end(useless[:-1])
-            waiting = sorted(self.snapshots.waiting)
+        waiting = sorted(self.snapshots.waiting)
         while len(waiting) > self.MAX_COPIES:
             self.stride *= 2
             self.snapshots.end([number for number in waiting[1:] if number % self.stride])
@@ -580,7 +584,7 @@ class _Tail:
                 if (given := self.relay.wait(GIVEN, RELAY_WAIT)) is not None:
                     self._pass(handoff, given)
                     return
-        except OSError:  # the copy ended meanwhile and its folder is gone: the parent answers
+        except Exception:  # the copy ended and its folder is gone, or the client closed: the parent answers
             pass
 
     def _pass(self, handoff: Handoff, given: int) -> None:
@@ -602,7 +606,10 @@ def _render_animations(payload: dict, first: int, upto: int, lead: _Lead | None 
         job = job_from_payload(payload)
         options = manim_options(job.scene_id, job.settings_for_output, scratch, verbose=payload.get("verbose", False)) | {
             "from_animation_number": first, "upto_animation_number": upto,
-            "write_to_movie": True, "save_last_frame": False}
+            "write_to_movie": True, "save_last_frame": False,
+            # Manim prunes all but 100 segments once it has combined its movie; the runs are joined
+            # from the segments after that (they go with the scratch folder anyway)
+            "max_files_cached": -1}
         # Manim writes the part's own .srt too (unused); srt logs the cues clipped to nothing there
         logging.getLogger("srt").setLevel(logging.ERROR)
         with tempconfig(options):
@@ -701,7 +708,7 @@ def _run(numbers: list[int], segments: dict[int, Path], starts: dict[int, float]
         return moment >= begin - EPS and (to_the_end or moment < end - EPS)
 
     concatenate([segments[number] for number in numbers], target)
-    return {"first": first, "last": last, "video": target.read_bytes(), "duration": end - begin,
+    return {"first": first, "last": last, "to_the_end": to_the_end, "video": target.read_bytes(), "duration": end - begin,
             "cues": [(at - begin, start - begin, stop - begin, content)
                      for at, start, stop, content in added if mine(at)],
             "steps": [{"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
@@ -748,11 +755,14 @@ def join_parts(job, parts: list[dict]) -> dict:
         suffix = parts[0]["suffix"]
         runs = sorted((run for part in parts for run in part["runs"]), key=lambda run: run["first"])
         expected = 0
-        for run in runs:  # every animation once, in order
-            if run["first"] != expected:
-                raise RuntimeError(f"the parts rendered animations {expected}–{run['first'] - 1} "
-                                   f"{'twice' if run['first'] < expected else 'nowhere'}")
+        for run in runs:  # every animation once, in order, up to the scene's end
+            if run["first"] < expected:
+                raise RuntimeError(f"the parts rendered animations {run['first']}–{expected - 1} twice")
+            if run["first"] > expected:
+                raise RuntimeError(f"the parts rendered animations {expected}–{run['first'] - 1} nowhere")
             expected = run["last"] + 1
+        if not runs[-1]["to_the_end"]:
+            raise RuntimeError(f"the parts rendered nothing after animation {expected - 1}, before the scene's end")
         paths = []
         for run in runs:
             path = scratch / f"run{run['first']}{suffix}"

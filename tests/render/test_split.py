@@ -285,16 +285,20 @@ def test_a_retried_part_keeps_the_answer_of_the_first_try(tmp_path):
     assert_joined_equals_whole(join_parts(job, [alone]), join_parts(job, [lead, tail]), tmp_path)
 
 
-def test_the_join_refuses_parts_that_miss_or_repeat_an_animation():
+def test_the_join_refuses_parts_that_miss_or_repeat_an_animation_or_the_end():
     from scenes.render.split import join_parts
 
-    def part(*spans):
-        return {"suffix": ".mp4", "runs": [{"first": a, "last": b} for a, b in spans], "seconds": 0, "worker": ""}
+    def part(*spans, to_the_end=True):
+        runs = [{"first": a, "last": b, "to_the_end": False} for a, b in spans]
+        runs[-1]["to_the_end"] = to_the_end
+        return {"suffix": ".mp4", "runs": runs, "seconds": 0, "worker": ""}
 
-    with pytest.raises(RuntimeError, match="nowhere"):
+    with pytest.raises(RuntimeError, match="animations 3–3 nowhere"):
         join_parts(None, [part((0, 2)), part((4, 5))])
-    with pytest.raises(RuntimeError, match="twice"):
+    with pytest.raises(RuntimeError, match="animations 5–5 twice"):
         join_parts(None, [part((0, 2), (5, 5)), part((3, 5))])
+    with pytest.raises(RuntimeError, match="nothing after animation 4"):
+        join_parts(None, [part((0, 2)), part((3, 4), to_the_end=False)])
 
 
 @settings(max_examples=300, deadline=None)
@@ -316,3 +320,18 @@ def test_a_gift_never_makes_the_later_of_the_two_parts_finish_later(costs, data,
     if gift < len(costs):
         later = max(busy + rate * sum(costs[untouched:gift]), skip * (gift - lead_from) + rate * sum(costs[gift:]))
         assert later < keep_all * (1 - GIFT_MARGIN)
+
+
+@pytest.mark.render
+def test_a_part_keeps_its_segments_until_it_has_joined_them(tmp_path):
+    """Manim deletes all but ``max_files_cached`` segments once it has combined its movie, and a
+    part joins its runs from the segments after that: with the cache at 2, a part of a scene with
+    more animations still hands back all of them (a part of more than 100 animations failed)."""
+    from manim import tempconfig
+
+    from scenes.render.split import render_part
+
+    job, payload = _scene_payload(tmp_path)
+    with tempconfig({"max_files_cached": 2}):
+        part = render_part(payload, 0, 0, True)
+    assert len(part["runs"]) == 1 and part["runs"][0]["last"] >= 5 and part["runs"][0]["to_the_end"]
