@@ -67,7 +67,7 @@ HANDOFF_NAMES = (ROWS, RANGES, END, PROGRESS, FREE, GIVEN, STOP)
 NOTHING = -1  # GIVEN when the last part keeps every animation of its range
 NEVER = 10**9  # a from_animation_number no scene reaches: the tail's measuring run renders nothing
 POLL = 0.05  # seconds between looks at the hand-off while waiting
-RELAY_WAIT = 1.0  # seconds a wait on the hand-off lasts before the waiter looks whether it should stop
+RELAY_WAIT = 1.0  # seconds one wait on the hand-off lasts before the waiter looks whether it should stop
 # Seconds a waiting part gives the plan to measure its next animation (a dry run takes well under a
 # second for one) before taking it for dead and failing, so that Dask runs the part again later.
 PATIENCE = 120.0
@@ -321,10 +321,12 @@ def render_tail(payload: dict, handoff: Handoff, parts: int) -> dict:
     return _render_animations(payload, NEVER, -1, tail=_Tail(handoff, parts))
 
 
-def _wait_for(handoff: Handoff, ready):
-    """``ready(rows)`` (given the plan's rows so far) once it is not ``None``. ``JobFailed`` if the
-    client stopped the job first, or if the plan put no new row for ``PATIENCE`` seconds (its
-    worker died: Dask tries this part again later, by when the plan's retry may have run)."""
+def _wait_for(handoff: Handoff, ready, on: str | None = None):
+    """``ready(rows)`` (given the plan's rows so far) once it is not ``None``, looking every
+    ``POLL`` seconds, or between waits of ``RELAY_WAIT`` on the name ``on`` (which the scheduler
+    answers when it is set, without polling). ``JobFailed`` if the client stopped the job first,
+    or if the plan put no new row for ``PATIENCE`` seconds (its worker died: Dask tries this part
+    again later, by when the plan's retry may have run)."""
     waited, seen = 0.0, -1
     while True:
         if handoff.get(STOP):
@@ -335,25 +337,12 @@ def _wait_for(handoff: Handoff, ready):
         if len(rows) != seen:
             waited, seen = 0.0, len(rows)
         elif waited > PATIENCE:
-            raise JobFailed(f"the plan measured nothing for {PATIENCE:g} s; this part will start again")
-        time.sleep(POLL)
-        waited += POLL
-
-
-def _wait_for_answer(handoff: Handoff) -> int:
-    """The last part's ``GIVEN``, waited for without polling. ``JobFailed`` if the client stopped
-    the job first, or if no answer came for ``PATIENCE`` seconds while the plan's rows stayed as
-    they were (the last part answers within a frame of hearing, or at its next animation, or when it
-    ends; a retried last part measures the scene again, and each new row shows it alive)."""
-    waited, seen = 0.0, -1
-    while (given := handoff.wait(GIVEN, 0.5)) is None:
-        if handoff.get(STOP):
-            raise JobFailed("the client stopped this split render")
-        rows = len(handoff.get(ROWS) or [])
-        waited, seen = (0.0, rows) if rows != seen else (waited + 0.5, seen)
-        if waited > PATIENCE:
-            raise JobFailed(f"the last part gave no answer for {PATIENCE:g} s; this part will start again")
-    return given
+            raise JobFailed(f"the other parts showed no progress for {PATIENCE:g} s; this part will start again")
+        if on is None:
+            time.sleep(POLL)
+        else:
+            handoff.wait(on, RELAY_WAIT)
+        waited += POLL if on is None else RELAY_WAIT
 
 
 class _Lead:
@@ -392,7 +381,9 @@ class _Lead:
             self.given = self.handoff.get(GIVEN)  # a retried part keeps the first try's answer
             if self.given is None:
                 self.handoff.put(FREE, number)
-                self.given = _wait_for_answer(self.handoff)
+                # the last part answers within a frame of hearing, at its next animation, or when it
+                # ends; a retried last part measures the scene again, and each new row shows it alive
+                self.given = _wait_for(self.handoff, lambda rows: self.handoff.get(GIVEN), on=GIVEN)
             self.skipped.update(range(number, self.given))
         return self.end if self.given == NOTHING else None
 
