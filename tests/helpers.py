@@ -74,7 +74,7 @@ def assert_same_frames_cues_and_steps(expected_video, joined_video, expected_srt
     import pytest
     import srt
 
-    from scenes.render.video import read_frames
+    from scenes.render.media.video import read_frames
 
     frames, got = read_frames(expected_video), read_frames(joined_video)
     assert len(got) == len(frames) > 100

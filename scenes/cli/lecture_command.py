@@ -8,10 +8,9 @@ import click
 
 from scenes.cli.errors import reports_bad_input
 from scenes.cli.options import encoder_preset_option, render_options
-from scenes.cli.render_command import render_batch
+from scenes.cli.rendering import render_and_report
 from scenes.kit.registry import LECTURE_ORDER
-from scenes.render import RenderSettings, join_lecture
-from scenes.render.publish import publish_site
+from scenes.render.settings import RenderSettings
 
 __all__ = ["lecture_command"]
 
@@ -25,7 +24,10 @@ def lecture_command(encoder_preset, resolution, quality, **common) -> None:
     scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
     (`--lang all --theme all`: six); then refresh the site (`normgeo site`)."""
     settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset)
-    results = render_batch(list(LECTURE_ORDER), settings, exit_on_failure=False, **common)
+    from scenes.render.lecture import join_lecture  # (loads the pipeline only when the command runs)
+    from scenes.render.site.publish import publish_site
+
+    results = render_and_report(list(LECTURE_ORDER), settings, exit_on_failure=False, **common)
     if any(r.status == "failed" for r in results):
         click.echo("normgeo: the lecture needs every scene; fix the failures above", err=True)
         sys.exit(1)

@@ -6,7 +6,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from scenes.render.jobs import RenderJob, RenderResult, Reporter
+from scenes.render.running.batch import Reporter
+from scenes.render.running.job import RenderJob, RenderResult
 
 __all__ = ["TerminalReporter", "summary_line"]
 

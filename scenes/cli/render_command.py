@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
 from scenes.cli.options import encoder_preset_option, render_options, scene_selection, with_scene_arguments
-from scenes.cli.progress import TerminalReporter, summary_line
-from scenes.render import (
-    ANIMATION_FORMATS,
-    FORMATS,
-    GifOptions,
-    RenderJob,
-    RenderResult,
-    RenderSettings,
-    build_specs,
-    check_fonts,
-    check_format,
-    check_manim,
-    check_output_folder,
-    check_transparency,
-    parse_assignments,
-    parse_size,
-    run_jobs,
-)
+from scenes.cli.rendering import render_and_report
+from scenes.render.checks import check_format, check_transparency
+from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, parse_size
 
-__all__ = ["render_command", "still_command", "gif_command", "render_batch"]
+__all__ = ["render_command", "still_command", "gif_command"]
 
 
 @click.command("render")
@@ -46,7 +27,7 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, reso
     settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset)
     # GIFs always go through the lossless-frame pipeline of `normgeo gif` (with its defaults).
     gif = GifOptions(width=min(640, resolution[0] if resolution else 640)) if fmt == "gif" else None
-    render_batch(scene_selection(scene_ids, all_scenes), settings, still=fmt == "png", gif=gif, **common)
+    render_and_report(scene_selection(scene_ids, all_scenes), settings, still=fmt == "png", gif=gif, **common)
 
 
 @click.command("still")
@@ -57,7 +38,7 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, reso
 def still_command(scene_ids, all_scenes, transparent, resolution, quality, **common) -> None:
     """The final frame of scenes as PNG: the figure for a blog post."""
     settings = RenderSettings(quality, "png", transparent, resolution)
-    render_batch(scene_selection(scene_ids, all_scenes), settings, still=True, **common)
+    render_and_report(scene_selection(scene_ids, all_scenes), settings, still=True, **common)
 
 
 @click.command("gif")
@@ -90,59 +71,4 @@ def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, fmt, lossless
             raise UsageProblem(f"--max-size expects a size such as 2MB or 500k, got {max_size!r}") from None
     settings = RenderSettings(quality, fmt, False, resolution)
     options = GifOptions(width, fps, loop, budget, fmt, lossless)
-    render_batch(scene_selection(scene_ids, all_scenes), settings, gif=options, **common)
-
-
-def render_batch(scene_ids: list[str], settings: RenderSettings, *, lang: tuple[str, ...], theme: tuple[str, ...],
-                 out_dir: Path, assignments: tuple[str, ...], spec_file: Path | None, jobs: int | None,
-                 scheduler: str | None = None, split: int = 1, force: bool, quiet: bool, verbose: bool,
-                 still: bool = False, gif: GifOptions | None = None,
-                 exit_on_failure: bool = True) -> list[RenderResult]:
-    """Check the input, build the specs of every language × theme × scene, render what changed
-    (local processes, or the Dask cluster at ``scheduler``) with a progress display, print a
-    summary; exit 1 if any job failed (the others still render). Results are in the order
-    language, theme, scene."""
-    langs, themes = _as_tuple(lang), _as_tuple(theme)
-    check_manim()
-    for language in langs:
-        check_fonts(language)
-    assignments = parse_assignments(assignments)
-    out_dir = check_output_folder(Path(out_dir))
-    render_jobs = []
-    for language in langs:
-        for colours in themes:
-            specs = build_specs(scene_ids, language, colours, assignments, spec_file)
-            render_jobs += [RenderJob(i, specs[i], settings, out_dir, force=force, still=still, gif=gif)
-                            for i in scene_ids]
-    executor = open_executor(scheduler, langs) if scheduler else None
-    reporter = TerminalReporter(len(render_jobs), quiet, matrix=(len(scene_ids), len(langs), len(themes)),
-                                where=f"Dask at {scheduler}" if scheduler else None)
-    try:
-        with reporter:
-            results = run_jobs(render_jobs, jobs or os.cpu_count() or 1, verbose, reporter, executor=executor,
-                               split=split)
-    except KeyboardInterrupt:
-        note = "; the cluster's jobs were cancelled" if executor else ""
-        click.echo(f"normgeo: interrupted{note}; finished files are kept and recorded, unfinished ones were discarded",
-                   err=True)
-        sys.exit(130)
-    finally:
-        if executor is not None:
-            executor.close()
-    reporter.console.print(summary_line(results, out_dir))
-    if exit_on_failure and any(result.status == "failed" for result in results):
-        sys.exit(1)
-    return results
-
-
-def _as_tuple(value) -> tuple[str, ...]:
-    return (value,) if isinstance(value, str) else tuple(value)
-
-
-def open_executor(scheduler: str, languages: tuple[str, ...] = ()):
-    """The Dask executor for ``scheduler``; every refusal is one line (exit 2)."""
-    from scenes.render.executors import DaskExecutor
-
-    if "://" not in scheduler:
-        raise UsageProblem(f"--scheduler expects an address such as tcp://HOST:8786, got {scheduler!r}")
-    return DaskExecutor(scheduler, languages=languages)
+    render_and_report(scene_selection(scene_ids, all_scenes), settings, gif=options, **common)

@@ -8,8 +8,8 @@ import click
 
 from scenes.cli.errors import reports_bad_input
 from scenes.cli.options import lang_option, out_option
-from scenes.render import check_output_folder
-from scenes.render.publish import publish_site
+from scenes.render.checks import check_output_folder
+from scenes.render.site.publish import publish_site
 
 __all__ = ["site_command", "gallery_command"]
 

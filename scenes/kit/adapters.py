@@ -7,7 +7,7 @@ from manim import NumberPlane, ThreeDAxes
 
 from scenes.kit.numbers import nice_step
 
-__all__ = ["to_points", "to_coordinates", "make_plane", "make_space_axes", "shade_axes_cheaply"]
+__all__ = ["to_points", "to_coordinates", "make_plane", "make_space_axes", "SpaceAxes"]
 
 
 def make_plane(extent: float, height: float, center, palette, step: float | None = None) -> NumberPlane:
@@ -28,8 +28,8 @@ def make_plane(extent: float, height: float, center, palette, step: float | None
 
 def make_space_axes(extent: float, length: float, palette) -> ThreeDAxes:
     """3-D axes over [−extent, extent]³ drawn ``length`` scene units long, no ticks, shaded the
-    way Manim shades them at a fraction of the cost (``shade_axes_cheaply``)."""
-    axes = ThreeDAxes(
+    way Manim shades them at a fraction of the cost (:class:`SpaceAxes`)."""
+    return SpaceAxes(
         x_range=(-extent, extent, 1),
         y_range=(-extent, extent, 1),
         z_range=(-extent, extent, 1),
@@ -38,27 +38,31 @@ def make_space_axes(extent: float, length: float, palette) -> ThreeDAxes:
         z_length=length,
         axis_config={"stroke_color": palette.muted, "stroke_width": 2, "include_ticks": False, "include_tip": False},
     )
-    return shade_axes_cheaply(axes)
 
 
-def shade_axes_cheaply(axes: ThreeDAxes) -> ThreeDAxes:
-    """Manim draws each 3-D axis as 20 pieces, each shaded by a gradient between two corners of
-    the whole axis's bounding box, and finds that box again from every piece's anchors for every
-    piece in every frame: about a third of the time a 3-D frame takes. The pieces lie on the axis
-    line, so the line's own end points span the same box; this takes the corners from them. Only
-    for axes without tips or ticks (as ``make_space_axes`` makes them), which would widen the box."""
-    for axis in axes.axes:
-        if axis.has_tip() or len(getattr(axis, "ticks", [])):
-            raise ValueError("shade_axes_cheaply needs axes without tips and ticks")
-    light = np.asarray(axes.light_source, dtype=float)
+class SpaceAxes(ThreeDAxes):
+    """Manim's 3-D axes, shaded as Manim shades them at a fraction of the cost. Manim draws each
+    axis as 20 pieces, each shaded by a gradient between two corners of the whole axis's bounding
+    box, and finds that box again from every piece's anchors for every piece in every frame: about
+    a third of the time a 3-D frame takes. The pieces lie on the axis line, so the line's own end
+    points span the same box; here the corners come from them. Only for axes without tips or ticks
+    (which would widen the box). ``_set_axis_shading`` is the hook in which Manim's ``ThreeDAxes``
+    gives each piece its shading (per piece, as Manim itself does there)."""
 
-    def corners(axis):
-        return lambda: (_box_corner(axis.points, -light), _box_corner(axis.points, light))
+    def _set_axis_shading(self) -> None:
+        for axis in self.axes:
+            if axis.has_tip() or len(getattr(axis, "ticks", [])):
+                raise ValueError("SpaceAxes needs axes without tips and ticks")
+        light = np.asarray(self.light_source, dtype=float)
 
-    for axis in axes.axes:
-        for piece in axis.family_members_with_points():
-            piece.get_gradient_start_and_end_points = corners(axis)
-    return axes
+        def corners(axis):
+            return lambda: (_box_corner(axis.points, -light), _box_corner(axis.points, light))
+
+        for axis in self.axes:
+            for piece in axis.family_members_with_points():
+                piece.get_gradient_start_and_end_points = corners(axis)
+                piece.get_unit_normal = lambda a: np.ones(3)
+                piece.set_sheen(0.2)
 
 
 def _box_corner(points: np.ndarray, direction: np.ndarray) -> np.ndarray:

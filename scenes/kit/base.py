@@ -6,16 +6,24 @@ that calls one method per narrated step. Its id is derived from the module name 
 arguments (as plain ``manim render`` does) it uses its spec's defaults; ``Scene(spec=...)`` renders
 any other spec. Each narrated step becomes one or more subtitle cues and is recorded, with its
 start and end, in ``self.steps`` (the manifest and the presenter mode use it).
+
+The scene keeps its own record of the narration as it runs (a split render joins parts by it):
+when each animation began (``play_starts``), every cue as it was asked for (``cues``), and the
+scene's end with its steps before they were clipped to it (``end_time``, ``steps_at_end``). A
+caption's cues go to Manim once their end is known: when the next caption starts, or the scene
+ends (frames round the scene's clock, so a cue may not end where it was planned).
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import ClassVar
 
-from manim import UL, Scene, ThreeDScene, config
+from manim import UL, Scene, ThreeDScene, config, tempconfig
 
 from scenes.kit.captions import cue_times, reading_seconds, split_into_cues
 from scenes.kit.numbers import NumberFormat
@@ -24,7 +32,7 @@ from scenes.kit.text import TextFile, fill, message, text_file
 from scenes.kit.theme import palette
 from scenes.kit.widgets import math_mobject, text_mobject
 
-__all__ = ["PLANE_CENTER", "PLANE_HEIGHT", "COLUMN_WIDTH", "reading_seconds", "fit_width", "NarratedScene",
+__all__ = ["scene_config", "PLANE_CENTER", "PLANE_HEIGHT", "COLUMN_WIDTH", "reading_seconds", "fit_width", "NarratedScene",
            "NormGeoScene", "NormGeoThreeDScene", "TITLE_SIZE", "BODY_SIZE", "SMALL_SIZE", "EDGE", "Step"]
 
 # The 2-D layout: a square plane on the left, a column of text on the right.
@@ -43,6 +51,12 @@ def fit_width(mobject, max_width: float):
     if mobject.width > max_width:
         mobject.scale_to_fit_width(max_width)
     return mobject
+
+
+def scene_config(spec: SceneSpec) -> dict:
+    """The Manim config a scene of ``spec`` is built with (a renderer handed to it is built with it
+    too): its theme's background, unless the render is transparent."""
+    return {} if config.transparent else {"background_color": palette(spec.theme).background}
 
 
 @dataclass(frozen=True)
@@ -81,15 +95,24 @@ class NarratedScene:
         self.fmt = NumberFormat(self.spec.lang)
         self.narration: list[str] = []
         self.steps: list[Step] = []
-        super().__init__(*args, **kwargs)
+        self.play_starts: dict[int, float] = {}  # animation number → scene time when it began
+        self.cues: list[tuple[float, float, float, str]] = []  # (time asked, start, end, text) of every cue
+        self.end_time: float | None = None
+        self.steps_at_end: list[Step] = []
+        self._open_cues: list[tuple[str, float, float]] = []  # (text, start, end) not yet given to Manim
+        with tempconfig(scene_config(self.spec)):
+            super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
         super().setup()
         self.palette = palette(self.spec.theme)
-        if not config.transparent:
-            self.camera.background_color = self.palette.background
+
+    def play(self, *args, **kwargs) -> None:
+        self.play_starts.setdefault(self.renderer.num_plays, float(self.time))
+        super().play(*args, **kwargs)
 
     def tear_down(self) -> None:
+        self.end_time, self.steps_at_end = float(self.time), list(self.steps)
         self._close_cues(float(self.time))
         super().tear_down()
 
@@ -123,20 +146,25 @@ class NarratedScene:
         self._close_cues(start)
         cues = split_into_cues(line, self.spec.lang)
         for cue, (cue_start, cue_end) in zip(cues, cue_times(cues, start, duration)):
-            self.add_subcaption(cue, duration=cue_end - cue_start, offset=cue_start - start)
+            offset, length = cue_start - start, cue_end - cue_start
+            # the times Manim gives a cue added now, kept until its end is known
+            self._open_cues.append((cue, float(start + offset), float(start + offset + length)))
+            self.cues.append((start, start + offset, start + offset + length, cue))
         self.narration.append(line)
         self.steps.append(Step(step, line, start, start + duration))
         return hold
 
     def _close_cues(self, now: float) -> None:
-        """No cue may outlast the moment the next one starts (frames round the scene's clock), nor
-        the scene; the step spans are clipped the same way."""
-        from datetime import timedelta
-
+        """No cue may outlast the moment the next caption starts (frames round the scene's clock),
+        nor the scene: the open cues go to Manim ending there at the latest, with the very times
+        Manim would have given them when asked; the step spans are clipped the same way."""
         limit = timedelta(seconds=now)
-        for cue in getattr(self.renderer.file_writer, "subcaptions", []):
-            if cue.end > limit:
-                cue.end = max(cue.start, limit)
+        for cue, start, end in self._open_cues:
+            begins = timedelta(seconds=start)
+            ends = timedelta(seconds=end) if timedelta(seconds=end) <= limit else max(begins, limit)
+            offset = _addend(now, begins)
+            self.add_subcaption(cue, duration=_addend(now + offset, ends), offset=offset)
+        self._open_cues = []
         if self.steps and self.steps[-1].end > now:
             last = self.steps[-1]
             self.steps[-1] = Step(last.key, last.text, last.start, max(last.start, now))
@@ -149,6 +177,22 @@ class NarratedScene:
             self.play(*animations, run_time=run_time)
         if hold > 0:
             self.wait(hold)
+
+
+def _addend(base: float, target: timedelta) -> float:
+    """A float ``x`` with ``timedelta(seconds=base + x) == target`` (Manim times a cue added at
+    ``base`` seconds that way): the difference, moved by a few ulps if rounding needs it.
+
+    >>> _addend(10.0, timedelta(seconds=2.5)), _addend(0.1, timedelta(microseconds=300001))
+    (-7.5, 0.200001)
+    """
+    guess = target.total_seconds() - base
+    for _ in range(64):
+        got = timedelta(seconds=base + guess)
+        if got == target:
+            return guess
+        guess = math.nextafter(guess, math.inf if got < target else -math.inf)
+    raise ArithmeticError(f"no float puts {base} s at {target}")
 
 
 class NormGeoScene(NarratedScene, Scene):

@@ -1,56 +1,43 @@
-"""The render pipeline: jobs, Manim runs, lossless frames, GIFs, video remux with chapters,
-subtitles, the manifest and output names. No click here: the CLI (``scenes.cli``) and the
-benchmark (``bench/``) both call these public functions.
+"""The render pipeline: no click here; the CLI (``scenes.cli``) and the benchmark (``bench/``) both
+call these public functions. It is grouped in wings:
+
+* :mod:`.manim_door`: the one door to Manim (renderer, cameras, file writers, still overlays, runs);
+* :mod:`.running`: jobs, their cache key, producing on a worker, batching on the client, local and
+  Dask executors, the hand-off between a split job's tasks;
+* :mod:`.splitting`: one video as ranges of its animations on several workers, joined;
+* :mod:`.media`: video remux, GIF, WebP, looping MP4, Manim's PNG frames, SSIM;
+* :mod:`.site`: the static page and its publishing;
+* beside them: settings, names, specs, subtitles, the manifest, file installation, checks, the
+  lecture and the batch every command runs (:mod:`.matrix`).
+
+Names are loaded when first used, so that importing a light part (settings, names) does not load
+Manim.
 """
 
-from scenes.render.checks import check_fonts, check_format, check_manim, check_output_folder, check_transparency
-from scenes.render.errors import InputError
-from scenes.render.jobs import RenderJob, RenderResult, Reporter, input_hash, run_jobs
-from scenes.render.lecture import LectureResult, join_lecture, lecture_path
-from scenes.render.manifest import Manifest
-from scenes.render.manim_run import capture_lossless_frames
-from scenes.render.names import artifact_name, gif_name, lecture_name, spec_tag
-from scenes.render.settings import ANIMATION_FORMATS, FORMATS, QUALITIES, TRANSPARENT_FORMATS, GifOptions, RenderSettings, parse_resolution, parse_size
-from scenes.render.specs import build_specs, parse_assignments, spec_class
-from scenes.render.quality import method_name, ssim, ssim_of_animation
-from scenes.render.video import frames_at, read_timed_frames, video_duration
+from importlib import import_module
 
-__all__ = [
-    "ANIMATION_FORMATS",
-    "FORMATS",
-    "GifOptions",
-    "InputError",
-    "LectureResult",
-    "Manifest",
-    "QUALITIES",
-    "RenderJob",
-    "RenderResult",
-    "RenderSettings",
-    "Reporter",
-    "TRANSPARENT_FORMATS",
-    "artifact_name",
-    "build_specs",
-    "capture_lossless_frames",
-    "check_fonts",
-    "check_format",
-    "check_manim",
-    "check_output_folder",
-    "check_transparency",
-    "frames_at",
-    "gif_name",
-    "input_hash",
-    "join_lecture",
-    "lecture_name",
-    "lecture_path",
-    "method_name",
-    "parse_assignments",
-    "parse_resolution",
-    "parse_size",
-    "read_timed_frames",
-    "run_jobs",
-    "spec_class",
-    "spec_tag",
-    "ssim",
-    "ssim_of_animation",
-    "video_duration",
-]
+# public name → the module that defines it
+_WHERE = {
+    "ANIMATION_FORMATS": "settings", "FORMATS": "settings", "QUALITIES": "settings", "TRANSPARENT_FORMATS": "settings",
+    "GifOptions": "settings", "RenderSettings": "settings", "parse_resolution": "settings", "parse_size": "settings",
+    "InputError": "errors",
+    "check_fonts": "checks", "check_format": "checks", "check_output_folder": "checks", "check_transparency": "checks",
+    "check_manim": "manim_door", "capture_lossless_frames": "manim_door",
+    "RenderJob": "running.job", "RenderResult": "running.job", "input_hash": "running.cache",
+    "Reporter": "running.batch", "run_jobs": "running.batch",
+    "batch_jobs": "matrix", "render_batch": "matrix", "open_executor": "matrix",
+    "LectureResult": "lecture", "join_lecture": "lecture", "lecture_path": "lecture",
+    "Manifest": "manifest",
+    "artifact_name": "names", "gif_name": "names", "lecture_name": "names", "spec_tag": "names",
+    "build_specs": "specs", "parse_assignments": "specs", "spec_class": "specs",
+    "method_name": "media.quality", "ssim": "media.quality", "ssim_of_animation": "media.quality",
+    "frames_at": "media.video", "read_timed_frames": "media.video", "video_duration": "media.video",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)

@@ -12,7 +12,7 @@ from scenes.kit.languages import REQUIRED_SYSTEM_FONTS
 from scenes.render.errors import InputError
 from scenes.render.settings import FORMATS, TRANSPARENT_FORMATS
 
-__all__ = ["check_output_folder", "check_fonts", "check_manim", "check_format", "check_transparency"]
+__all__ = ["check_output_folder", "check_fonts", "check_format", "check_transparency"]
 
 
 def check_output_folder(out_dir: Path) -> Path:
@@ -37,14 +37,6 @@ def check_fonts(lang: str) -> None:
     listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, check=False).stdout
     if font not in listed:
         raise InputError(f"missing system font {font!r} for --lang {lang}: install it with apt-get install fonts-noto-cjk")
-
-
-def check_manim() -> None:
-    """Manim and its compiled libraries load, or a one-line reason why not."""
-    try:
-        import manim  # noqa: F401
-    except ImportError as error:
-        raise InputError(f"manim cannot be loaded ({error}); run ./run setup to install cairo, pango and manim") from None
 
 
 def check_format(fmt: str) -> str:

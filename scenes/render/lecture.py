@@ -7,10 +7,10 @@ from pathlib import Path
 
 from scenes.kit.registry import entry
 from scenes.render.files import atomic_write_text, install_file
-from scenes.render.jobs import RenderJob
+from scenes.render.media.video import concatenate_with_chapters, video_duration
+from scenes.render.running.job import RenderJob
 from scenes.render.names import lecture_name, spec_tag
 from scenes.render.subtitles import join_subtitles, srt_to_vtt
-from scenes.render.video import concatenate_with_chapters, video_duration
 
 __all__ = ["lecture_path", "join_lecture", "LectureResult"]
 

@@ -12,14 +12,13 @@ Manim's CRF 23, and two segments may be encoding while the next one is drawn.
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import av
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from scenes.render.settings import X264_PRESETS
 
-__all__ = ["ENCODERS_IN_FLIGHT", "X264_THREADS", "HeldFrameSegmentEncoder", "encoder_config", "use_held_frame_encoder"]
+__all__ = ["ENCODERS_IN_FLIGHT", "X264_THREADS", "HeldFrameSegmentEncoder", "encoder_config"]
 
 MANIM_CRF = "23"
 ENCODERS_IN_FLIGHT = 2
@@ -30,7 +29,7 @@ ENCODERS_IN_FLIGHT = 2
 # layernorm-hyperplane came out in 3 variants over 5 full renders from identical drawn frames (and
 # a test comparing two encodes failed once under load). On one thread a render in a fresh process
 # gives the same bytes on any number of cores and in every run (not across CPUs whose vector
-# instructions differ: the RGB→YUV conversion uses them; and see README "Video encoding" for a rare
+# instructions differ: the RGB→YUV conversion uses them; and see docs/pipeline.md "Video encoding" for a rare
 # difference after an earlier render in the same process). It cost 3 % of a 1080p60 render
 # (dynamic-tanh: 28.4–29.2 s against 27.5–28.3 s) and made the file 5 % smaller. Two segments still
 # encode at once (ENCODERS_IN_FLIGHT).
@@ -81,14 +80,3 @@ class HeldFrameSegmentEncoder(VideoSegmentEncoder):
                     self._container.mux(packet)
         except BaseException as error:
             raise self._operation_error("encode", error) from error
-
-
-def use_held_frame_encoder(writer) -> None:
-    """Make Manim's file ``writer`` encode its segments with ``HeldFrameSegmentEncoder``."""
-
-    def create(target: Path) -> VideoSegmentEncoder:
-        if writer.video_encoder is None:
-            raise RuntimeError("Video segment encoding requires resolved settings.")
-        return HeldFrameSegmentEncoder(target=target, spec=writer.video_encoder)
-
-    writer._create_segment_encoder = create

@@ -15,8 +15,9 @@ A mobject is still when no animation of the play touches it or anything in its f
 in the scene that holds it has an updater or is in the foreground, it is not shaded in 3-D (those
 are sorted by depth every frame), and, if the camera moves, it is fixed in the frame.
 
-``use_still_overlays(scene)`` turns this on for one scene instance; the pipeline does it for every
-render (the scene code stays plain Manim, so ``manim render`` of a scene file draws the usual way).
+The pipeline's renderer (:class:`scenes.render.manim_door.renderer.PipelineRenderer`) draws every
+render this way; the scene code stays plain Manim, so ``manim render`` of a scene file draws the
+usual way.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from dataclasses import dataclass, field
 
 import cairo
 import numpy as np
+from manim.utils.iterables import list_update
 
-__all__ = ["Layer", "StillOverlay", "StillOverlays", "still_overlay", "use_still_overlays", "TILE"]
+__all__ = ["Layer", "StillOverlay", "still_overlay", "TILE"]
 
 TILE = 32  # pixels; a layer is laid only over tiles that hold something
 
@@ -144,8 +146,6 @@ def still_overlay(scene, animations, moving: list) -> StillOverlay | None:
     """The runs for a play of ``scene`` whose ``moving`` mobjects (Manim's choice: every one from
     the first that may move on, or, in a ``ThreeDScene``, all of them when the camera's trackers
     are among those) hold some that stay still; None when none does."""
-    from manim.utils.iterables import list_update
-
     camera = scene.renderer.camera
     touched = _animated(animations)
     for mobject in list_update(scene.mobjects, scene.foreground_mobjects):
@@ -174,46 +174,3 @@ def still_overlay(scene, animations, moving: list) -> StillOverlay | None:
         else:
             drawn.append(run)
     return StillOverlay(drawn, [m for run in runs if isinstance(run, list) for m in run])
-
-
-@dataclass
-class StillOverlays:
-    """The overlay of the play being drawn (None: Manim's way)."""
-
-    current: StillOverlay | None = None
-
-
-def use_still_overlays(scene) -> StillOverlays | None:
-    """Draw ``scene`` with still overlays: each play gets its runs when its animations begin, and
-    its frames are drawn from them. Only Manim's Cairo renderer draws this way; with another
-    nothing changes and None is returned."""
-    from manim.renderer.cairo_renderer import CairoRenderer
-
-    if not isinstance(scene.renderer, CairoRenderer):
-        return None
-    renderer = scene.renderer
-    find_moving = scene.get_moving_and_static_mobjects
-    update_frame = renderer.update_frame
-    state = StillOverlays()
-
-    def get_moving_and_static_mobjects(animations):
-        moving, static = find_moving(animations)
-        state.current = None if renderer.skip_animations or not moving else still_overlay(scene, animations, moving)
-        return (moving, static) if state.current is None else (state.current.moving, static)
-
-    def draw_frame(scene_, mobjects=None, include_submobjects=True, ignore_skipping=True, **kwargs):
-        overlay = state.current
-        if overlay is None or mobjects is not overlay.moving:
-            return update_frame(scene_, mobjects, include_submobjects, ignore_skipping, **kwargs)
-        if renderer.skip_animations and not ignore_skipping:
-            return None
-        if renderer.static_image is not None:
-            renderer.camera.set_frame_to_background(renderer.static_image)
-        else:
-            renderer.camera.reset()
-        overlay.draw(renderer.camera)
-        return None
-
-    scene.get_moving_and_static_mobjects = get_moving_and_static_mobjects
-    renderer.update_frame = draw_frame
-    return state

@@ -1,21 +1,34 @@
-"""Running Manim on one scene inside a scratch folder: video, still, or lossless frames for a GIF."""
+"""Running Manim on one scene inside a scratch folder: video, still, lossless frames, or a range of
+its animations (a split part). Every render is built with the pipeline's renderer, cameras and file
+writers (:mod:`.renderer`, :mod:`.cameras`, :mod:`.writer`), handed to Manim through ``Scene(renderer=…)``."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-from PIL import Image
+from manim import MovingCameraScene, Scene, ThreeDScene, config, logger, tempconfig
+from manim.scene.scene_file_writer import SceneFileWriter
 
+from scenes.kit.base import scene_config
 from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
+from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera
+from scenes.render.manim_door.encoder import encoder_config
+from scenes.render.manim_door.renderer import PipelineRenderer, PlayHooks
+from scenes.render.manim_door.writer import FrameSequenceWriter, HeldFrameFileWriter
+from scenes.render.media.frames import expand_repeats, load_png_frames
 from scenes.render.settings import RenderSettings
 
-__all__ = ["ManimOutput", "manim_options", "run_manim", "record_frame_repeats", "expand_repeats", "load_png_frames", "png_frames",
-           "capture_lossless_frames"]
+__all__ = ["ManimOutput", "Narration", "RangeRender", "manim_options", "run_manim", "render_range", "capture_lossless_frames",
+           "camera_for"]
+
+# The pipeline's camera for each kind of scene, the most specific first.
+CAMERAS = ((ThreeDScene, PathCachingThreeDCamera), (Scene, PathCachingCamera))
 
 
 @dataclass
@@ -32,13 +45,18 @@ class ManimOutput:
     frame_rate: float = 15.0
 
 
+def camera_for(scene_class: type) -> type:
+    """The pipeline's camera class for ``scene_class`` (a scene whose camera moves is refused)."""
+    if issubclass(scene_class, MovingCameraScene):
+        raise TypeError(f"{scene_class.__name__}: the pipeline has no camera for a MovingCameraScene")
+    return next(camera for base, camera in CAMERAS if issubclass(scene_class, base))
+
+
 def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, verbose: bool = False,
                   video: bool = True) -> dict:
     """Manim's config for one render into ``scratch``: size, format, quiet logging, no cache of
     Manim's own (normgeo caches whole artefacts), and for a video the encoder settings
-    (``settings.encoder_preset``, see ``segment_encoder``)."""
-    from scenes.render.segment_encoder import encoder_config
-
+    (``settings.encoder_preset``, see :mod:`.encoder`)."""
     options = {
         "media_dir": str(scratch),
         "quality": settings.manim_quality,
@@ -57,26 +75,21 @@ def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, ver
     return options
 
 
-def use_pipeline_drawing(scene, video: bool = True) -> None:
-    """What every render of the pipeline (whole or a split part) changes in a Manim scene before it
-    runs: held frames converted once (video only), still runs of mobjects drawn once per play, and
-    cairo paths kept while points stay the same."""
-    from scenes.render.path_cache import use_path_cache
-    from scenes.render.segment_encoder import use_held_frame_encoder
-    from scenes.render.still_overlay import use_still_overlays
-
-    if video:
-        use_held_frame_encoder(scene.renderer.file_writer)
-    use_still_overlays(scene)
-    use_path_cache(scene.renderer.camera)
+def _scene(scene_id: str, spec: SceneSpec, *, writer: type, skip: bool = False, draws_while_skipping: bool = True,
+           hooks: PlayHooks | None = None):
+    """The scene of ``scene_id`` with ``spec``, built on the pipeline's renderer (inside a tempconfig)."""
+    logger.setLevel(config.verbosity)
+    scene_class = entry(scene_id).load()
+    with tempconfig(scene_config(spec)):  # the camera takes the theme's background from it
+        renderer = PipelineRenderer(camera_class=camera_for(scene_class), file_writer_class=writer,
+                                    skip_animations=skip, draws_while_skipping=draws_while_skipping, hooks=hooks)
+    return scene_class(spec=spec, renderer=renderer, skip_animations=skip)
 
 
 def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, *, still: bool = False,
               frames: bool = False, frame_rate: int | None = None, verbose: bool = False) -> ManimOutput:
     """Render ``scene_id`` with ``spec`` into ``scratch``: a video (``settings.format``), the last
     frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``)."""
-    from manim import config, logger, tempconfig
-
     video = not still and not frames
     options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
         "format": "png-sequence" if frames else settings.format,
@@ -85,18 +98,15 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
     }
     if frame_rate is not None:
         options["frame_rate"] = frame_rate
-    scene_class = entry(scene_id).load()
+    writer = FrameSequenceWriter if frames else HeldFrameFileWriter if video else SceneFileWriter
     with tempconfig(options):
-        logger.setLevel(config.verbosity)
-        scene = scene_class(spec=spec, skip_animations=still)
-        use_pipeline_drawing(scene, video)
-        repeats = record_frame_repeats(scene) if frames else []
+        scene = _scene(scene_id, spec, writer=writer, skip=still)
         scene.render()
         writer = scene.renderer.file_writer
         plan = writer.output_plan
         steps = [step.as_dict() for step in scene.steps]
         if frames:
-            return ManimOutput(None, None, float(scene.time), steps, Path(plan.image_sequence_dir), repeats,
+            return ManimOutput(None, None, float(scene.time), steps, Path(plan.image_sequence_dir), writer.repeats,
                                float(config.frame_rate))
         artifact = writer.image_file_path if still else plan.primary_artifact
         if artifact is None or not Path(artifact).is_file():
@@ -107,46 +117,67 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
         return ManimOutput(Path(artifact), Path(subtitles) if subtitles else None, float(scene.time), steps)
 
 
-def record_frame_repeats(scene) -> list[int]:
-    """Count how often each written frame is shown. Manim 0.22 writes a held frame (a ``wait``)
-    once into a PNG sequence and drops its repeat count, so a GIF made from the PNGs alone would
-    play every pause too fast; the counts recorded here put the pauses back."""
-    writer = scene.renderer.file_writer
-    original = writer.write_frame
-    repeats: list[int] = []
+@dataclass(frozen=True)
+class Narration:
+    """The narration records a run of a scene left (see ``scenes.kit.base``): when each animation
+    began, the scene's end, its steps before they were clipped to it, and every cue as asked."""
 
-    def recording(pixels, *, repeat: int = 1):
-        repeats.append(int(repeat))
-        return original(pixels, repeat=repeat)
-
-    writer.write_frame = recording
-    return repeats
+    play_starts: dict[int, float]
+    end_time: float
+    steps: list
+    cues: list[tuple[float, float, float, str]]
 
 
-def expand_repeats(frames: list, repeats: list[int] | None) -> list:
-    """Each frame as many times as it was shown."""
-    if not repeats:
-        return frames
-    if len(repeats) != len(frames):
-        raise RuntimeError(f"manim wrote {len(frames)} frames but showed {len(repeats)}")
-    return [frame for frame, count in zip(frames, repeats) for _ in range(count)]
+class RangeRender:
+    """A scene set up to render a range of its animations, and what the run left: the segment of
+    each animation rendered, when each began, and the scene's narration records."""
+
+    def __init__(self, scene):
+        self.scene = scene
+
+    @property
+    def renderer(self) -> PipelineRenderer:
+        return self.scene.renderer
+
+    def render(self) -> None:
+        self.scene.render()
+
+    @property
+    def artifact(self) -> Path | None:
+        artifact = self.renderer.file_writer.output_plan.primary_artifact
+        return Path(artifact) if artifact is not None else None
+
+    @property
+    def segments(self) -> dict[int, Path]:
+        """Animation number → its segment; none for a skipped one."""
+        return {number: Path(path) for number, path in enumerate(self.renderer.file_writer.partial_movie_files)
+                if path is not None}
+
+    @property
+    def narration(self) -> Narration:
+        scene = self.scene
+        return Narration(dict(scene.play_starts), float(scene.end_time), list(scene.steps_at_end), list(scene.cues))
+
+    def pixels(self):
+        """The scene as it stands, drawn in full (RGBA)."""
+        return self.renderer.scene_pixels(self.scene)
 
 
-def png_frames(folder: Path, repeats: list[int], frame_rate: float):
-    """(RGB frame, seconds shown) for each PNG Manim wrote, one frame in memory at a time; a held
-    frame is shown for its repeat count (see ``record_frame_repeats``)."""
-    paths = sorted(Path(folder).glob("*.png"))
-    if repeats and len(repeats) != len(paths):
-        raise RuntimeError(f"manim wrote {len(paths)} frames but showed {len(repeats)}")
-    for index, path in enumerate(paths):
-        with Image.open(path) as image:
-            frame = np.asarray(image.convert("RGB"))
-        yield frame, (repeats[index] if repeats else 1) / frame_rate
-
-
-def load_png_frames(folder: Path) -> list[np.ndarray]:
-    """The lossless frames Manim wrote as a PNG sequence, in order."""
-    return [np.asarray(Image.open(p).convert("RGB")) for p in sorted(Path(folder).glob("*.png"))]
+@contextmanager
+def render_range(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, first: int, upto: int,
+                 hooks: PlayHooks | None = None, verbose: bool = False):
+    """Inside: a :class:`RangeRender` of animations ``first``…``upto`` (−1: to the end) of the
+    scene, video only, drawing nothing for skipped animations, every segment kept."""
+    options = manim_options(scene_id, settings, scratch, verbose=verbose) | {
+        "from_animation_number": first, "upto_animation_number": upto,
+        "write_to_movie": True, "save_last_frame": False,
+        # Manim prunes all but 100 segments once it has combined its movie; the runs are joined
+        # from the segments after that (they go with the scratch folder anyway)
+        "max_files_cached": -1}
+    # Manim writes the part's own .srt too (unused); srt logs the cues clipped to nothing there
+    logging.getLogger("srt").setLevel(logging.ERROR)
+    with tempconfig(options):
+        yield RangeRender(_scene(scene_id, spec, writer=HeldFrameFileWriter, draws_while_skipping=False, hooks=hooks))
 
 
 def capture_lossless_frames(scene_id: str, spec: SceneSpec | None = None, quality: str = "l") -> tuple[list, float]:

@@ -52,7 +52,7 @@ from pathlib import Path
 import numpy as np
 from PIL import GifImagePlugin, Image
 
-from scenes.render.quality import FfmpegSsim, scale_frame, timed_frames
+from scenes.render.media.quality import FfmpegSsim, scale_frame, timed_frames
 
 __all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality",
            "smallest_reachable_size", "SizeEstimate", "fit_gif_to_size", "SizeSearch", "gifsicle_path"]

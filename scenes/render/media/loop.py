@@ -21,7 +21,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-from scenes.render.quality import scale_frame, timed_frames
+from scenes.render.media.quality import scale_frame, timed_frames
 
 __all__ = ["VideoStats", "CODECS", "encode_loop_video"]
 

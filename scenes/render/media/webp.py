@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from scenes.render.quality import scale_frame, timed_frames
+from scenes.render.media.quality import scale_frame, timed_frames
 
 __all__ = ["WebpStats", "encode_webp"]
 

@@ -1,7 +1,7 @@
 """Small named values that the tasks of one split render and the client pass each other while they
 run: the plan streams what it has measured and says where the first part ends, the first part says
 how far it has got and when it is free, the last part answers, the client says stop. Each name has
-one meaning, put by one side (and the answer only once, see ``scenes.render.split``); readers look
+one meaning, put by one side (and the answer only once, see ``scenes.render.splitting``); readers look
 (:meth:`Handoff.get`) or wait (:meth:`Handoff.wait`) and see the latest value, or ``None`` before
 the first.
 

@@ -45,7 +45,7 @@ __all__ = [
     "inline_math",
 ]
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 LANGS = LANGUAGES
 THEMES = ("dark", "light")
 MEDIA_KINDS = ("video", "gif", "webp", "loop", "still", "subtitles")
