@@ -51,18 +51,18 @@ def assert_split_equals_unsplit(whole, parts, name: str) -> list[dict]:
 
 
 def assert_joined_equals_whole(whole: dict, joined: dict, folder) -> None:
-    """Two results of ``split.join_parts`` (one of a single part, one of several) hold the same
+    """Two results of ``splitting.join_parts`` (one of a single part, one of several) hold the same
     decoded frames, cues (1 ms) and steps (2 ms); ``folder`` takes the videos to decode."""
     from pathlib import Path
 
-    assert set(whole["files"]) == set(joined["files"])
-    video = next(name for name in whole["files"] if name.endswith(".mp4"))
+    assert set(whole.files) == set(joined.files)
+    video = next(name for name in whole.files if name.endswith(".mp4"))
     paths = [Path(folder) / f"{label}.mp4" for label in ("whole", "joined")]
     for path, result in zip(paths, (whole, joined)):
-        path.write_bytes(result["files"][video])
+        path.write_bytes(result.files[video])
     srt_name = video.replace(".mp4", ".srt")
-    assert_same_frames_cues_and_steps(*paths, *(result["files"][srt_name].decode() for result in (whole, joined)),
-                                      *({"duration": result["duration"], "steps": result["extra"]["steps"]}
+    assert_same_frames_cues_and_steps(*paths, *(result.files[srt_name].decode() for result in (whole, joined)),
+                                      *({"duration": result.duration, "steps": result.extra["steps"]}
                                         for result in (whole, joined)))
 
 

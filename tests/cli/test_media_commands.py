@@ -8,7 +8,7 @@ import pytest
 import srt
 
 from scenes.cli import lecture_command as lecture_module
-from scenes.render import jobs as rendering
+from scenes.render.running import produce as rendering
 
 TINY = ("--resolution", "192x108")
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from scenes.render import files as file_writing
-from scenes.render import jobs as rendering
+from scenes.render.running import produce as rendering
 
 
 

@@ -73,7 +73,7 @@ class Cluster:
 # try (and counts its tries), so that a failing job can be watched on real workers.
 PLANTED_FAILURE = """
 import os
-from scenes.render import jobs
+from scenes.render.running import produce as jobs
 
 real = getattr(jobs, "_unplanted", jobs._render_with_manim)  # Dask may run a preload twice
 jobs._unplanted = real
@@ -250,12 +250,14 @@ def test_without_dask_the_scheduler_option_says_how_to_install_it(tmp_path, monk
 def test_manifest_records_are_plain_json(tmp_path):
     """The job payload a worker receives is plain data (JSON round-trips it) and rebuilds the same job."""
     from scenes.render import RenderJob, RenderSettings, build_specs, input_hash
-    from scenes.render.jobs import job_from_payload, job_payload
+    from dataclasses import asdict
+
+    from scenes.render.running.job import JobPayload, job_from_payload, job_payload
 
     specs = build_specs(["radial-projection"], "ru", "light", {"radius": "2"})
     job = RenderJob("radial-projection", specs["radial-projection"], RenderSettings("l", "webm", True, (320, 180)),
                     tmp_path)
-    payload = json.loads(json.dumps(job_payload(job, input_hash(job))))
+    payload = JobPayload(**json.loads(json.dumps(asdict(job_payload(job, input_hash(job))))))
     rebuilt = job_from_payload(payload)
     assert rebuilt.spec == job.spec and rebuilt.settings == job.settings and rebuilt.relative_path == job.relative_path
 

@@ -10,14 +10,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scenes.render.gif_encoder import (
-    GifStats,
-    encode_gif,
-    fit_gif_to_size,
-    smallest_reachable_size,
-)
-from scenes.render.loop_video import CODECS, encode_loop_video
-from scenes.render.quality import (
+from scenes.render.media.gif import GifStats, encode_gif
+from scenes.render.media.gif_budget import fit_gif_to_size, smallest_reachable_size
+from scenes.render.media.loop import CODECS, encode_loop_video
+from scenes.render.media.quality import (
     METHODS,
     decoded_frames,
     method_name,
@@ -26,7 +22,7 @@ from scenes.render.quality import (
     ssim_of_frames,
     timed_frames,
 )
-from scenes.render.webp import encode_webp
+from scenes.render.media.webp import encode_webp
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS_GIF = REPO / "docs" / "radial-projection.gif"

@@ -7,7 +7,11 @@ import numpy as np
 import pytest
 from manim import DEGREES, Circle, Scene, Square, Text, ThreeDScene, tempconfig
 
-from scenes.render.path_cache import use_path_cache
+from manim.camera.camera import Camera
+from manim.camera.three_d_camera import ThreeDCamera
+from manim.renderer.cairo_renderer import CairoRenderer
+
+from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera
 
 
 class Shrinking(Scene):
@@ -29,22 +33,22 @@ class Turning(ThreeDScene):
         self.move_camera(theta=20 * DEGREES, run_time=0.5)
 
 
-def render(scene_class, cached: bool):
+def render(scene_class, cached: bool, monkeypatch):
     frames, built = [], 0
+    build = Camera.set_cairo_context_path
+
+    def counted(self, ctx, vmobject):  # Manim's own path building, counted
+        nonlocal built
+        built += 1
+        return build(self, ctx, vmobject)
+
+    monkeypatch.setattr(Camera, "set_cairo_context_path", counted)
+    three_d = issubclass(scene_class, ThreeDScene)
+    camera_class = (PathCachingThreeDCamera if three_d else PathCachingCamera) if cached else \
+        (ThreeDCamera if three_d else Camera)
     with tempconfig({"frame_rate": 15, "pixel_width": 320, "pixel_height": 180, "disable_caching": True,
                      "progress_bar": "none", "verbosity": "ERROR", "write_to_movie": False}):
-        scene = scene_class()
-        camera = scene.renderer.camera
-        build = camera.set_cairo_context_path
-
-        def counted(ctx, vmobject):  # Manim's own path building, counted
-            nonlocal built
-            built += 1
-            return build(ctx, vmobject)
-
-        camera.set_cairo_context_path = counted
-        if cached:
-            use_path_cache(camera)
+        scene = scene_class(renderer=CairoRenderer(camera_class=camera_class))
         add_frame = scene.renderer.add_frame
         scene.renderer.add_frame = lambda frame, num_frames=1: (frames.append(frame.copy()),
                                                                 add_frame(frame, num_frames))
@@ -54,9 +58,9 @@ def render(scene_class, cached: bool):
 
 @pytest.mark.render
 @pytest.mark.parametrize("scene_class", [Shrinking, Turning])
-def test_reused_paths_leave_every_frame_as_manim_draws_it(scene_class):
-    plain, plain_built = render(scene_class, cached=False)
-    cached, cached_built = render(scene_class, cached=True)
+def test_reused_paths_leave_every_frame_as_manim_draws_it(scene_class, monkeypatch):
+    plain, plain_built = render(scene_class, cached=False, monkeypatch=monkeypatch)
+    cached, cached_built = render(scene_class, cached=True, monkeypatch=monkeypatch)
     assert len(cached) == len(plain) > 5
     assert all(np.array_equal(a, b) for a, b in zip(plain, cached))
     # the text's glyphs keep their points (redrawn, or fixed while the camera turns): built once

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scenes.render.snapshots import Snapshots
+from scenes.render.splitting.snapshots import Snapshots
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +64,7 @@ def test_a_copy_killed_while_rendering_is_reported(tmp_path):
 
 PARENT = """
 import sys, time
-from scenes.render.snapshots import Snapshots
+from scenes.render.splitting.snapshots import Snapshots
 snapshots = Snapshots(sys.argv[1])
 for number in range(3):
     if snapshots.take(number) is not None:

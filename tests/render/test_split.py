@@ -13,7 +13,7 @@ from scenes.cli.main import cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scenes.render.split import lead_may_start, plan_costs, plan_parts
+from scenes.render.splitting import lead_may_start, plan_costs, plan_parts
 from tests.helpers import assert_split_equals_unsplit
 
 TINY = ("--resolution", "192x108")
@@ -65,11 +65,14 @@ def test_manim_skipped_animations_advance_the_clock_by_their_exact_duration(tmp_
 
 
 def test_a_part_draws_nothing_before_its_range_and_shows_the_same_frames(tmp_path):
-    """Manim draws every skipped animation (static image and one frame) and throws it away; with
-    the guard a part draws nothing before ``from_animation_number``, and its frames are unchanged."""
+    """Manim draws every skipped animation (static image and one frame) and throws it away; the
+    pipeline's renderer of a part draws nothing before ``from_animation_number``, and its frames are unchanged."""
     from manim import Circle, Create, Scene, Square, Transform, tempconfig
 
-    from scenes.render.split import _draw_nothing_while_skipping
+    from manim.camera.camera import Camera
+    from manim.scene.scene_file_writer import SceneFileWriter
+
+    from scenes.render.manim_door.renderer import PipelineRenderer
 
     class Three(Scene):
         def construct(self):
@@ -83,10 +86,9 @@ def test_a_part_draws_nothing_before_its_range_and_shows_the_same_frames(tmp_pat
                    "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR", "from_animation_number": 2}
         frames, skipped_draws = [], 0
         with tempconfig(options):
-            scene = Three()
+            scene = Three(renderer=PipelineRenderer(camera_class=Camera, file_writer_class=SceneFileWriter,
+                                                    draws_while_skipping=not guarded))
             renderer = scene.renderer
-            if guarded:
-                _draw_nothing_while_skipping(renderer)
             capture = renderer.camera.capture_mobjects
 
             def counted(*args, **kwargs):
@@ -161,23 +163,23 @@ def test_ranges_cover_every_animation_once_whatever_the_head_start(costs, parts,
 
 def test_a_middle_part_without_a_range_renders_nothing(tmp_path):
     """--split 3 on a scene the plan cuts in two: the middle part hands back an empty part."""
-    from scenes.render.handoff import FolderHandoff
-    from scenes.render.split import RANGES, render_middle
+    from scenes.render.running.handoff import FolderHandoff
+    from scenes.render.splitting import Name, render_middle
 
     handoff = FolderHandoff(tmp_path)
-    handoff.put(RANGES, [[0, 3], [4, 9]])
-    assert render_middle({}, handoff, 1)["empty"] is True
+    handoff.put(Name.RANGES, [[0, 3], [4, 9]])
+    assert render_middle(None, handoff, 1).empty
 
 
 def test_a_waiting_part_gives_up_when_the_client_stops_the_job(tmp_path):
-    from scenes.render.executors import JobFailed
-    from scenes.render.handoff import FolderHandoff
-    from scenes.render.split import STOP, render_middle
+    from scenes.render.running.worker import JobFailed
+    from scenes.render.running.handoff import FolderHandoff
+    from scenes.render.splitting import Name, render_middle
 
     handoff = FolderHandoff(tmp_path)
-    handoff.put(STOP, True)
+    handoff.put(Name.STOP, True)
     with pytest.raises(JobFailed, match="stopped"):
-        render_middle({}, handoff, 1)
+        render_middle(None, handoff, 1)
 
 
 @settings(max_examples=15, deadline=None)
@@ -190,11 +192,11 @@ def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, dra
     start of the last range, whatever the per-frame seconds and the first part's progress."""
     import tempfile
 
-    from scenes.render.handoff import FolderHandoff
-    from scenes.render.snapshots import Snapshots
-    from scenes.render.split import _Tail
+    from scenes.render.running.handoff import FolderHandoff
+    from scenes.render.splitting.snapshots import Snapshots
+    from scenes.render.splitting.tail import Tail
 
-    tail = _Tail(FolderHandoff(tempfile.mkdtemp()), parts)
+    tail = Tail(FolderHandoff(tempfile.mkdtemp()), parts)
     tail.snapshots = Snapshots(tempfile.mkdtemp())
     try:
         for number, row in enumerate(rows):
@@ -213,33 +215,33 @@ def test_the_last_part_always_has_a_copy_at_or_before_its_start(rows, parts, dra
 
 def _scene_payload(tmp_path, scene="scale-invariance"):
     from scenes.render import RenderJob, RenderSettings, build_specs
-    from scenes.render.jobs import job_payload
+    from scenes.render.running.job import job_payload
 
     job = RenderJob(scene, build_specs([scene], "en", "dark", {})[scene], RenderSettings("l", "mp4", resolution=(192, 108)),
                     tmp_path / "out")
     return job, job_payload(job, "test")
 
 
-def _spans(part: dict) -> list[tuple[int, int]]:
-    return [(run["first"], run["last"]) for run in part["runs"]]
+def _spans(part) -> list[tuple[int, int]]:
+    return [(run.first, run.last) for run in part.runs]
 
 
-def lead_and_tail_on_two_workers(payload: dict, ranges: list) -> tuple[dict, dict, int]:
+def lead_and_tail_on_two_workers(payload, ranges: list) -> tuple:
     """The first and last parts of ``payload``'s scene as two calls on a two-process pool, with
     ``ranges`` and their end already in the hand-off (as a first try of the plan leaves them):
     (first part, last part, the last part's answer)."""
-    from scenes.render.executors import LocalExecutor
-    from scenes.render.split import END, GIVEN, RANGES, render_lead, render_tail
+    from scenes.render.running.executor import LocalExecutor
+    from scenes.render.splitting import Name, render_lead, render_tail
 
     with LocalExecutor(2) as executor:
         handoff = executor.handoff("job")
-        handoff.put(RANGES, ranges)
-        handoff.put(END, ranges[0][1])
+        handoff.put(Name.RANGES, ranges)
+        handoff.put(Name.END, ranges[0][1])
         executor.submit("tail", render_tail, payload, handoff, 2)
         executor.submit("lead", render_lead, payload, handoff, 2)
         outcomes = {outcome.key: outcome for outcome in executor.outcomes()}
         assert all(outcome.error is None for outcome in outcomes.values()), outcomes
-        return outcomes["lead"].value, outcomes["tail"].value, handoff.get(GIVEN)
+        return outcomes["lead"].value, outcomes["tail"].value, handoff.get(Name.GIVEN)
 
 
 @pytest.mark.render
@@ -248,12 +250,12 @@ def test_a_first_part_done_early_renders_what_the_last_part_gives_it(tmp_path):
     free at once, the last part gives it the end of its range, and the runs of both, joined, are
     the frames, cues and steps of the scene rendered in one part. Every render has a process of its
     own (``in_fresh_process``)."""
-    from scenes.render.split import join_parts, render_part
+    from scenes.render.splitting import join_parts, render_part
     from tests.helpers import assert_joined_equals_whole, in_fresh_process
 
     job, payload = _scene_payload(tmp_path)
     alone = in_fresh_process(render_part, payload, 0, 0, True)
-    count = alone["runs"][-1]["last"] + 1
+    count = alone.runs[-1].last + 1
     assert _spans(alone) == [(0, count - 1)] and count >= 6
     lead, tail, given = in_fresh_process(lead_and_tail_on_two_workers, payload, [[0, 0], [1, count - 1]])
     assert 1 < given < count
@@ -266,19 +268,19 @@ def test_a_retried_part_keeps_the_answer_of_the_first_try(tmp_path):
     """Ranges, end and gift already in the hand-off (a first try left them): the last part stops
     before the gift without waiting for the first part, the first part skips to it without asking,
     and the join is unchanged."""
-    from scenes.render.handoff import FolderHandoff
-    from scenes.render.split import END, GIVEN, RANGES, join_parts, render_lead, render_part, render_tail
+    from scenes.render.running.handoff import FolderHandoff
+    from scenes.render.splitting import Name, join_parts, render_lead, render_part, render_tail
     from tests.helpers import assert_joined_equals_whole, in_fresh_process
 
     job, payload = _scene_payload(tmp_path)
     alone = in_fresh_process(render_part, payload, 0, 0, True)
-    count = alone["runs"][-1]["last"] + 1
+    count = alone.runs[-1].last + 1
     end, gift = count // 2 - 1, count - 2
     (tmp_path / "handoff").mkdir()
     handoff = FolderHandoff(tmp_path / "handoff")
-    handoff.put(RANGES, [[0, end], [end + 1, count - 1]])
-    handoff.put(END, end)
-    handoff.put(GIVEN, gift)
+    handoff.put(Name.RANGES, [[0, end], [end + 1, count - 1]])
+    handoff.put(Name.END, end)
+    handoff.put(Name.GIVEN, gift)
     tail = in_fresh_process(render_tail, payload, handoff, 2)
     lead = in_fresh_process(render_lead, payload, handoff, 2)
     assert _spans(lead) == [(0, end), (gift, count - 1)] and _spans(tail) == [(end + 1, gift - 1)]
@@ -286,12 +288,11 @@ def test_a_retried_part_keeps_the_answer_of_the_first_try(tmp_path):
 
 
 def test_the_join_refuses_parts_that_miss_or_repeat_an_animation_or_the_end():
-    from scenes.render.split import join_parts
+    from scenes.render.splitting import PartResult, Run, join_parts
 
     def part(*spans, to_the_end=True):
-        runs = [{"first": a, "last": b, "to_the_end": False} for a, b in spans]
-        runs[-1]["to_the_end"] = to_the_end
-        return {"suffix": ".mp4", "runs": runs, "seconds": 0, "worker": ""}
+        runs = [Run(a, b, to_the_end and number == len(spans) - 1, b"", 0.0, (), ()) for number, (a, b) in enumerate(spans)]
+        return PartResult(tuple(runs), ".mp4")
 
     with pytest.raises(RuntimeError, match="animations 3–3 nowhere"):
         join_parts(None, [part((0, 2)), part((4, 5))])
@@ -309,7 +310,7 @@ def test_a_gift_never_makes_the_later_of_the_two_parts_finish_later(costs, data,
     the gift lies after what the last part has begun and, reckoned in those terms, the later of
     the two parts finishes earlier than with no gift by at least ``GIFT_MARGIN`` of the latter (or
     there is none)."""
-    from scenes.render.split import GIFT_MARGIN, plan_gift
+    from scenes.render.splitting import GIFT_MARGIN, plan_gift
 
     untouched = data.draw(st.integers(0, len(costs)))
     lead_from = data.draw(st.integers(0, untouched))
@@ -329,9 +330,9 @@ def test_a_part_keeps_its_segments_until_it_has_joined_them(tmp_path):
     more animations still hands back all of them (a part of more than 100 animations failed)."""
     from manim import tempconfig
 
-    from scenes.render.split import render_part
+    from scenes.render.splitting import render_part
 
     job, payload = _scene_payload(tmp_path)
     with tempconfig({"max_files_cached": 2}):
         part = render_part(payload, 0, 0, True)
-    assert len(part["runs"]) == 1 and part["runs"][0]["last"] >= 5 and part["runs"][0]["to_the_end"]
+    assert len(part.runs) == 1 and part.runs[0].last >= 5 and part.runs[0].to_the_end

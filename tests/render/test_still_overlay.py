@@ -8,7 +8,25 @@ import pytest
 from manim import DEGREES, LEFT, ORIGIN, RIGHT, UL, Dot, Scene, Square, Text, ThreeDAxes, tempconfig
 
 from scenes.kit.base import NormGeoThreeDScene
-from scenes.render.still_overlay import Layer, use_still_overlays
+from manim.camera.camera import Camera
+from manim.camera.three_d_camera import ThreeDCamera
+from manim.scene.scene_file_writer import SceneFileWriter
+
+from scenes.render.manim_door.overlay import Layer
+from scenes.render.manim_door.renderer import PipelineRenderer
+
+
+class Recording(PipelineRenderer):
+    """The pipeline's renderer, noting the layers each play got."""
+
+    def __init__(self, camera_class):
+        super().__init__(camera_class=camera_class, file_writer_class=SceneFileWriter)
+        self.layers_seen = []
+
+    def save_static_frame_data(self, scene, static_mobjects):
+        result = super().save_static_frame_data(scene, static_mobjects)
+        self.layers_seen.append(None if self.overlay is None else self.overlay.layers)
+        return result
 
 
 class CameraMove(NormGeoThreeDScene):
@@ -35,19 +53,9 @@ def render(manim_way: bool):
     frames, paths = [], 0
     with tempconfig({"frame_rate": 15, "pixel_width": 320, "pixel_height": 180, "disable_caching": True,
                      "progress_bar": "none", "verbosity": "ERROR", "write_to_movie": False}):
-        scene = CameraMove(spec=CameraMove.spec_class())
+        options = {} if manim_way else {"renderer": Recording(ThreeDCamera)}
+        scene = CameraMove(spec=CameraMove.spec_class(), **options)
         renderer, camera = scene.renderer, scene.renderer.camera
-        if not manim_way:
-            state = use_still_overlays(scene)
-            find_moving = scene.get_moving_and_static_mobjects
-            scene.layers_seen = []
-
-            def get_moving_and_static_mobjects(animations):  # which layers each play got
-                moving, static = find_moving(animations)
-                scene.layers_seen.append(None if state.current is None else state.current.layers)
-                return moving, static
-
-            scene.get_moving_and_static_mobjects = get_moving_and_static_mobjects
         display = camera.display_vectorized
 
         def counted(*args, **kwargs):
@@ -69,7 +77,7 @@ def test_camera_move_draws_still_labels_once_and_shows_manims_frames():
     assert len(frames) == len(manim_frames) > 5
     worst = max(int(np.abs(a.astype(int) - b).max()) for a, b in zip(frames, manim_frames))
     assert worst <= 2  # rounding on anti-aliased edges only
-    move, waiting = scene.layers_seen
+    move, waiting = scene.renderer.layers_seen
     members = sum(len(layer.members) for layer in move)
     assert manim_paths - paths >= 6 * members  # drawn once, not in each of the move's 7 frames
     assert waiting is None
@@ -93,22 +101,12 @@ def flat_frames(overlays: bool):
     frames, layers = [], []
     with tempconfig({"frame_rate": 15, "pixel_width": 320, "pixel_height": 180, "disable_caching": True,
                      "progress_bar": "none", "verbosity": "ERROR", "write_to_movie": False}):
-        scene = FlatPlay()
+        scene = FlatPlay(renderer=Recording(Camera)) if overlays else FlatPlay()
         renderer = scene.renderer
-        if overlays:
-            state = use_still_overlays(scene)
-            find_moving = scene.get_moving_and_static_mobjects
-
-            def get_moving_and_static_mobjects(animations):
-                result = find_moving(animations)
-                layers.append(state.current.layers if state.current else None)
-                return result
-
-            scene.get_moving_and_static_mobjects = get_moving_and_static_mobjects
         add_frame = renderer.add_frame
         renderer.add_frame = lambda frame, num_frames=1: (frames.append(frame.copy()), add_frame(frame, num_frames))
         scene.render()
-    return frames, layers
+    return frames, renderer.layers_seen if overlays else []
 
 
 @pytest.mark.render

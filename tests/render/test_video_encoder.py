@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from scenes.cli.main import cli
 from scenes.kit.registry import entry
-from scenes.render.manim_run import manim_options
-from scenes.render.quality import ssim_of_videos
+from scenes.render.manim_door.run import manim_options
+from scenes.render.media.quality import ssim_of_videos
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, RenderSettings
 from tests.helpers import in_fresh_process
 
@@ -42,17 +42,20 @@ def render(tmp_path: Path, preset: str, held: bool) -> Path:
 def render_here(target: Path, preset: str, held: bool) -> None:
     """:func:`render`'s work, in this process."""
     from manim import tempconfig
+    from manim.renderer.cairo_renderer import CairoRenderer
 
-    from scenes.render.segment_encoder import use_held_frame_encoder
+    from scenes.render.manim_door.run import camera_for
+    from scenes.render.manim_door.writer import HeldFrameFileWriter
 
     scratch = Path(tempfile.mkdtemp(dir=target.parent))
     settings = RenderSettings("l", "mp4", False, TINY, preset)
     options = manim_options(SCENE, settings, scratch) | {"write_to_movie": True}
     scene_class = entry(SCENE).load()
     with tempconfig(options):
-        scene = scene_class(spec=scene_class.spec_class())
-        if held:
-            use_held_frame_encoder(scene.renderer.file_writer)
+        # Manim's own renderer and writer, or its renderer with the pipeline's writer
+        renderer = CairoRenderer(camera_class=camera_for(scene_class), **({"file_writer_class": HeldFrameFileWriter}
+                                                                          if held else {}))
+        scene = scene_class(spec=scene_class.spec_class(), renderer=renderer)
         scene.render()
         artifact = Path(scene.renderer.file_writer.output_plan.primary_artifact)
     shutil.copy(artifact, target)
@@ -138,9 +141,9 @@ def test_unknown_encoder_preset_is_one_line_and_exit_2(tmp_path):
 
 
 def test_manims_writer_really_uses_the_held_frame_encoder(tmp_path, monkeypatch):
-    """The hook replaces a private method of Manim's writer: if a Manim upgrade stopped calling it,
+    """The writer overrides a private method of Manim's writer: if a Manim upgrade stopped calling it,
     the files would still be right (Manim's own encoder) but slow. Count the frames ours wrote."""
-    from scenes.render.segment_encoder import HeldFrameSegmentEncoder
+    from scenes.render.manim_door.encoder import HeldFrameSegmentEncoder
 
     calls = []
     original = HeldFrameSegmentEncoder.write_frame

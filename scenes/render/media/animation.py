@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from scenes.render.media.frames import png_frames
-from scenes.render.media.gif import encode_gif, fit_gif_to_size, smallest_reachable_size
+from scenes.render.media.gif import encode_gif
+from scenes.render.media.gif_budget import fit_gif_to_size, smallest_reachable_size
 from scenes.render.media.loop import encode_loop_video
 from scenes.render.media.quality import method_name, ssim_of_animation
 from scenes.render.media.webp import encode_webp

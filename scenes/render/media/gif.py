@@ -37,25 +37,22 @@ failure nothing is left behind.
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 import time
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import GifImagePlugin, Image
 
+from scenes.render.media.gif_parts import Quantizer, gif_control, gif_header, gif_image_data
 from scenes.render.media.quality import FfmpegSsim, scale_frame, timed_frames
 
-__all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality",
-           "smallest_reachable_size", "SizeEstimate", "fit_gif_to_size", "SizeSearch", "gifsicle_path"]
+__all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality", "gifsicle_path"]
 
 
 @dataclass(frozen=True)
@@ -116,160 +113,6 @@ def params_for_quality(quality: int) -> GifParams:
 
 def gifsicle_path() -> str | None:
     return shutil.which("gifsicle")
-
-
-# --------------------------------------------------------------------------------------------
-# libimagequant through the cffi binding of the ``imagequant`` package
-
-
-def _liq():
-    from imagequant._libimagequant import ffi, lib
-
-    return ffi, lib
-
-
-class _LiqError(RuntimeError):
-    pass
-
-
-def _check(code, what):
-    _, lib = _liq()
-    if code != lib.LIQ_OK:
-        raise _LiqError(f"libimagequant {what} failed ({code})")
-
-
-class _Quantizer:
-    """libimagequant attributes, a whole-animation histogram and the palettes made from it."""
-
-    def __init__(self, params: GifParams):
-        self.ffi, self.lib = _liq()
-        self.params = params
-        self.attr = self.lib.liq_attr_create()
-        _check(self.lib.liq_set_speed(self.attr, params.speed), "set_speed")
-        _check(self.lib.liq_set_max_colors(self.attr, params.colors), "set_max_colors")
-        self.histogram = self.lib.liq_histogram_create(self.attr)
-        _check(self.lib.liq_histogram_add_fixed_color(self.histogram, self._color(0, 0, 0, 0), 0.0), "fixed colour")
-        self.global_result = None
-
-    def _color(self, r, g, b, a):
-        return self.ffi.new("liq_color*", (r, g, b, a))[0]
-
-    def image(self, rgba: np.ndarray):
-        rgba = np.ascontiguousarray(rgba)
-        height, width = rgba.shape[:2]
-        image = self.lib.liq_image_create_rgba(self.attr, self.ffi.from_buffer(rgba), width, height, 0.0)
-        if image == self.ffi.NULL:
-            raise _LiqError("libimagequant could not take the image")
-        return image, rgba
-
-    def add_to_histogram(self, rgba: np.ndarray) -> None:
-        image, _buffer = self.image(rgba)
-        try:
-            _check(self.lib.liq_histogram_add_image(self.histogram, self.attr, image), "histogram")
-        finally:
-            self.lib.liq_image_destroy(image)
-
-    def make_global_palette(self) -> np.ndarray:
-        result = self.ffi.new("liq_result**")
-        _check(self.lib.liq_histogram_quantize(self.histogram, self.attr, result), "global palette")
-        self.global_result = result[0]
-        self.lib.liq_set_dithering_level(self.global_result, self.params.dither)
-        return self._palette(self.global_result)
-
-    def _palette(self, result) -> np.ndarray:
-        palette = self.lib.liq_get_palette(result)
-        return np.array([(e.r, e.g, e.b, e.a) for e in palette.entries[0:palette.count]], dtype=np.uint8)
-
-    def remap(self, rgba: np.ndarray, background: np.ndarray | None, result=None) -> tuple[np.ndarray, float]:
-        """Indices of ``rgba`` in ``result``'s palette (the global one by default), with pixels
-        that ``background`` already shows well made transparent; and the remapping error."""
-        result = result or self.global_result
-        image, buffer = self.image(rgba)
-        background_buffer = None
-        try:
-            if background is not None:
-                back, background_buffer = self.image(background)
-                _check(self.lib.liq_image_set_background(image, back), "background")
-            height, width = rgba.shape[:2]
-            out = np.empty(width * height, dtype=np.uint8)
-            _check(self.lib.liq_write_remapped_image(result, image, self.ffi.from_buffer(out), out.size), "remap")
-            return out.reshape(height, width), float(self.lib.liq_get_remapping_error(result))
-        finally:
-            self.lib.liq_image_destroy(image)
-            del buffer, background_buffer
-
-    def local(self, rgba: np.ndarray, background: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float]:
-        """A palette of just this region's colours, and its indices."""
-        image, buffer = self.image(rgba)
-        background_buffer = None
-        result = self.ffi.new("liq_result**")
-        try:
-            if background is not None:
-                back, background_buffer = self.image(background)
-                _check(self.lib.liq_image_set_background(image, back), "background")
-            _check(self.lib.liq_image_quantize(image, self.attr, result), "local palette")
-            self.lib.liq_set_dithering_level(result[0], self.params.dither)
-            height, width = rgba.shape[:2]
-            out = np.empty(width * height, dtype=np.uint8)
-            _check(self.lib.liq_write_remapped_image(result[0], image, self.ffi.from_buffer(out), out.size), "remap")
-            error = float(self.lib.liq_get_remapping_error(result[0]))
-            return out.reshape(height, width), self._palette(result[0]), error
-        finally:
-            if result[0] != self.ffi.NULL:
-                self.lib.liq_result_destroy(result[0])
-            self.lib.liq_image_destroy(image)
-            del buffer, background_buffer
-
-    def start_over(self, colors: int) -> None:
-        """An empty histogram for a palette of ``colors``, the same settings otherwise."""
-        self.close()
-        self.__init__(replace(self.params, colors=colors))
-
-    def close(self) -> None:
-        if self.global_result is not None:
-            self.lib.liq_result_destroy(self.global_result)
-            self.global_result = None
-        if self.histogram is not None:
-            self.lib.liq_histogram_destroy(self.histogram)
-            self.histogram = None
-        if self.attr is not None:
-            self.lib.liq_attr_destroy(self.attr)
-            self.attr = None
-
-
-# --------------------------------------------------------------------------------------------
-# GIF container (frame data itself is LZW-coded by Pillow's C encoder)
-
-
-def _header(width: int, height: int, palette: np.ndarray, loop: int) -> bytes:
-    bits = max(1, math.ceil(math.log2(max(2, len(palette)))))
-    table = np.zeros((1 << bits, 3), dtype=np.uint8)
-    table[: len(palette)] = palette[:, :3]
-    data = b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80 | 0x70 | (bits - 1), 0, 0) + table.tobytes()
-    if loop >= 0:
-        data += b"!\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", loop) + b"\x00"
-    return data
-
-
-def _control(delay_cs: int, transparent: int | None) -> bytes:
-    flags = (1 << 2) | (1 if transparent is not None else 0)  # disposal 1: do not dispose
-    return b"!\xf9\x04" + struct.pack("<BHB", flags, delay_cs, transparent or 0) + b"\x00"
-
-
-def _image_data(indices: np.ndarray, offset: tuple[int, int], palette: np.ndarray | None) -> bytes:
-    """Image descriptor (with a local colour table when ``palette`` is given) and LZW data."""
-    height, width = indices.shape
-    image = Image.frombuffer("P", (width, height), np.ascontiguousarray(indices).tobytes(), "raw", "P", 0, 1)
-    if palette is not None:
-        image.putpalette(palette[:, :3].tobytes())
-        return b"".join(GifImagePlugin.getdata(image, offset, include_color_table=True))
-    image.putpalette(b"\0\0\0")
-    return b"".join(GifImagePlugin.getdata(image, offset))
-
-
-# --------------------------------------------------------------------------------------------
-# Spool: the scaled frames of pass one, compressed in a temporary file
-
 
 MIN_DELAY_CS = 2
 
@@ -343,7 +186,7 @@ def encode_gif(frames: Iterable[tuple[np.ndarray, float]], target: Path, width: 
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     spool = _Spool(target.parent)
-    quantizer = _Quantizer(params)
+    quantizer = Quantizer(params)
     fd, raw_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".raw.gif", dir=target.parent)
     os.close(fd)
     raw = Path(raw_name)
@@ -368,7 +211,7 @@ def encode_gif(frames: Iterable[tuple[np.ndarray, float]], target: Path, width: 
                     quality, time.monotonic() - started, local_count)
 
 
-def _first_pass(frames, width, fps, spool: _Spool, quantizer: _Quantizer):
+def _first_pass(frames, width, fps, spool: _Spool, quantizer: Quantizer):
     previous = None
     count = 0
 
@@ -398,7 +241,7 @@ def _first_pass(frames, width, fps, spool: _Spool, quantizer: _Quantizer):
     return previous.shape, count
 
 
-def _add_changes(quantizer: _Quantizer, frame: np.ndarray, previous: np.ndarray | None) -> bool:
+def _add_changes(quantizer: Quantizer, frame: np.ndarray, previous: np.ndarray | None) -> bool:
     """Add the pixels of ``frame`` that differ from ``previous`` (all, for the first frame) to the
     histogram; False when none do."""
     if previous is None:
@@ -416,7 +259,7 @@ def _add_changes(quantizer: _Quantizer, frame: np.ndarray, previous: np.ndarray 
 PALETTE_SAMPLES = 6  # frames, spread over the animation, that a palette must serve
 
 
-def _fitted_palette(spool: _Spool, shape, quantizer: _Quantizer, params: GifParams) -> np.ndarray:
+def _fitted_palette(spool: _Spool, shape, quantizer: Quantizer, params: GifParams) -> np.ndarray:
     """The global palette: ``params.colors`` entries, doubled (up to 256; the histogram is built
     again from the spool, libimagequant consumes it) while the sample frames mapped onto it have a
     mean FFmpeg SSIM under ``params.min_palette_ssim``."""
@@ -449,17 +292,17 @@ def _second_pass(spool, shape, palette, transparent, quantizer, params: GifParam
     pending = None  # (bytes without control block, transparent index) of the frame before
     pending_delay = 0
     with open(raw, "wb") as out:
-        out.write(_header(width, height, palette, loop))
+        out.write(gif_header(width, height, palette, loop))
 
         def flush():
             if pending is not None:
                 data, index = pending
-                out.write(_control(pending_delay, index) + data)
+                out.write(gif_control(pending_delay, index) + data)
 
         for frame, delay in spool.frames(shape):
             if canvas is None:  # the first frame, whole, on the global palette
                 indices, _ = quantizer.remap(_rgba(frame, None), None)
-                data, index = _image_data(indices, (0, 0), None), None
+                data, index = gif_image_data(indices, (0, 0), None), None
                 canvas = palette[indices][..., :3].copy()
                 pending, pending_delay = (data, index), delay
                 previous = frame
@@ -503,7 +346,7 @@ def _second_pass(spool, shape, palette, transparent, quantizer, params: GifParam
                 continue
             region[shown] = palette_used[indices[shown]][:, :3]
             flush()
-            pending = (_image_data(indices, (x0, y0), local), index)
+            pending = (gif_image_data(indices, (x0, y0), local), index)
             pending_delay = delay
             written += 1
             duration += delay
@@ -541,90 +384,3 @@ def _optimize(raw: Path, final: Path, params: GifParams, loop: int) -> None:
     if params.lossy:
         command.append(f"--lossy={params.lossy}")
     subprocess.run([*command, str(raw), "-o", str(final)], check=True, capture_output=True)
-
-
-# --------------------------------------------------------------------------------------------
-# A size budget
-
-
-FLOOR_QUALITY = 1  # the lowest quality a search goes to
-
-
-@dataclass(frozen=True)
-class SizeEstimate:
-    """The smallest GIF this encoder makes of these frames at this width and frame rate: an
-    encode at the lowest quality (so exact, not a guess), made before any search."""
-
-    smallest_bytes: int
-    width: int
-    quality: int
-    seconds: float
-
-    def reachable(self, max_size: int) -> bool:
-        return self.smallest_bytes <= max_size
-
-
-@dataclass(frozen=True)
-class SizeSearch:
-    """Outcome of ``fit_gif_to_size``: ``met`` tells whether ``result`` fits the budget; when it
-    does not, ``result`` is the smallest GIF that could be made (written to the target)."""
-
-    result: GifStats
-    met: bool
-    max_size: int
-    smallest_bytes: int
-    tried: tuple[tuple[int, int], ...]  # (quality, bytes)
-
-
-def smallest_reachable_size(frames: Iterable[tuple[np.ndarray, float]], width: int, fps: float = 15,
-                            loop: int = 0) -> SizeEstimate:
-    """How small a GIF of these frames can get (at ``FLOOR_QUALITY``): compare with a budget
-    before searching, and refuse at once when it is larger."""
-    with tempfile.TemporaryDirectory(prefix="normgeo-gif-floor-") as folder:
-        stats = encode_gif(frames, Path(folder) / "floor.gif", width, fps, loop, quality=FLOOR_QUALITY)
-    return SizeEstimate(stats.size_bytes, stats.width, FLOOR_QUALITY, stats.encode_seconds)
-
-
-def fit_gif_to_size(frames_factory, target: Path, width: int, max_size: int, fps: float = 15, loop: int = 0,
-                    max_quality: int = 90, estimate: SizeEstimate | None = None) -> SizeSearch:
-    """The best-quality GIF no larger than ``max_size`` bytes, written to ``target``.
-    ``frames_factory()`` returns a new iterable of (frame, seconds) pairs each time (one per
-    encode). The floor is estimated first (or taken from ``estimate``): when even it does not fit,
-    the floor GIF itself is written, ``met=False``, and nothing else is tried. Otherwise a
-    bisection on quality (about six encodes) keeps the best GIF that fits."""
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{target.name}.", dir=target.parent) as folder:
-        floor_path = Path(folder) / "floor.gif"
-        if estimate is None:
-            floor = encode_gif(frames_factory(), floor_path, width, fps, loop, quality=FLOOR_QUALITY)
-            estimate = SizeEstimate(floor.size_bytes, floor.width, FLOOR_QUALITY, floor.encode_seconds)
-        else:
-            floor = None
-        tried: list[tuple[int, int]] = [(FLOOR_QUALITY, estimate.smallest_bytes)]
-        if not estimate.reachable(max_size):
-            result = floor or encode_gif(frames_factory(), floor_path, width, fps, loop, quality=FLOOR_QUALITY)
-            return SizeSearch(_install(result, target), False, max_size, result.size_bytes, tuple(tried))
-        best = floor
-        low, high = FLOOR_QUALITY, max_quality  # ``low`` fits, ``high`` is still to try
-        probe_quality = high
-        while True:
-            probe = encode_gif(frames_factory(), Path(folder) / f"q{probe_quality}.gif", width, fps, loop,
-                               quality=probe_quality)
-            tried.append((probe_quality, probe.size_bytes))
-            if probe.size_bytes <= max_size:
-                best, low = probe, probe_quality
-            else:
-                high = probe_quality
-            if high - low <= 3 or best is probe and probe_quality == max_quality:
-                break
-            probe_quality = (low + high) // 2
-        if best is None:  # only the estimate was given and nothing above the floor fits
-            best = encode_gif(frames_factory(), floor_path, width, fps, loop, quality=FLOOR_QUALITY)
-        return SizeSearch(_install(best, target), True, max_size, min(size for _, size in tried), tuple(tried))
-
-
-def _install(stats: GifStats, target: Path) -> GifStats:
-    os.replace(stats.path, target)
-    return GifStats(target, stats.size_bytes, stats.width, stats.height, stats.frames, stats.source_frames,
-                    stats.duration_s, stats.quality, stats.encode_seconds, stats.local_palettes)
