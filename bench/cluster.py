@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scenes.kit.registry import LECTURE_ORDER  # noqa: E402
+from scenes.render.running.dask_worker import worker_environment  # noqa: E402
 
 NORMGEO = [sys.executable, "-c", "from scenes.cli.main import main; main()"]
 SECTIONS = ("lecture", "split", "paper")
@@ -86,8 +87,11 @@ class LocalCluster:
         self.processes = [self._start([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                        "--no-dashboard"])]
         # pinned: worker i may use core i only (taskset), as if each were a one-core machine
+        # each worker with Dask's configuration for rendering, as `normgeo worker` starts one
+        self.config = tempfile.mkdtemp(prefix="normgeo-bench-dask-")
+        tuned = {"DASK_CONFIG": worker_environment(Path(self.config))["DASK_CONFIG"]}
         self.processes += [self._start([*(["taskset", "-c", str(i % os.cpu_count())] if pinned else []),
-                                        *dask, "worker", self.address, "--nthreads", "1", "--no-dashboard"])
+                                        *dask, "worker", self.address, "--nthreads", "1", "--no-dashboard"], tuned)
                            for i in range(workers)]
         from distributed import Client
 
@@ -95,9 +99,9 @@ class LocalCluster:
             client.wait_for_workers(workers, timeout=120)
 
     @staticmethod
-    def _start(command):
-        return subprocess.Popen(command, cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+    def _start(command, environment: dict | None = None):
+        return subprocess.Popen(command, cwd=ROOT, env=env() | (environment or {}), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
 
     def __enter__(self):
         return self
@@ -111,6 +115,7 @@ class LocalCluster:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(self.config, ignore_errors=True)
 
 
 def lecture_section(scenes: list[str], size: list[str], work: Path) -> None:

@@ -48,8 +48,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from scenes.kit.registry import LECTURE_ORDER, SCENES, entry  # noqa: E402
-from scenes.render.manim_run import capture_lossless_frames  # noqa: E402
-from scenes.render.quality import method_name, scale_frame, ssim_of_animation, ssim_of_videos  # noqa: E402
+from scenes.render.manim_door import capture_lossless_frames  # noqa: E402
+from scenes.render.media.quality import method_name, scale_frame, ssim_of_animation, ssim_of_videos  # noqa: E402
 
 sys.path.insert(0, str(REPO / "bench"))
 from plain_manim import BIN, MANIM_CFG, timed  # noqa: E402
@@ -177,10 +177,10 @@ def encode_in_child(kind: str, frames_dir: Path, target: Path, width: int, fps: 
 
 def encode_one(job: dict) -> None:
     """The ``--encode-one`` child: encode the scaled frames in ``job['frames']``."""
-    from scenes.render.gif_encoder import encode_gif
-    from scenes.render.loop_video import encode_loop_video
-    from scenes.render.quality import decoded_frames
-    from scenes.render.webp import encode_webp
+    from scenes.render.media.gif import encode_gif
+    from scenes.render.media.loop import encode_loop_video
+    from scenes.render.media.quality import decoded_frames
+    from scenes.render.media.webp import encode_webp
 
     folder, target = Path(job["frames"]), Path(job["target"])
     source = decoded_frames(Path(job["source"])) if job.get("source") else scaled_frames(folder)

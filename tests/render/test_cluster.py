@@ -47,8 +47,9 @@ class Cluster:
         self.scheduler = self._start([*DASK, "--host", "127.0.0.1", "--port", port, "--no-dashboard"])
         self.workers = [self._start([*WORKER, self.address, "--nthreads", "1", "--no-dashboard", "--name", f"w{i}",
                                      *(["--preload", str(preload)] if preload else [])]) for i in range(workers)]
-        with distributed.Client(self.address, timeout="60s") as client:
-            client.wait_for_workers(workers, timeout=120)
+        if workers:
+            with distributed.Client(self.address, timeout="60s") as client:
+                client.wait_for_workers(workers, timeout=120)
 
     def _start(self, command):
         return subprocess.Popen(command, env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -276,3 +277,34 @@ def test_a_split_render_on_the_cluster_equals_the_unsplit_one(cluster, tmp_path)
     with distributed.Client(cluster.address) as client:
         variables = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.extensions["variables"].variables))
     assert not [variable for variable in variables if variable.startswith("normgeo-")]
+
+
+def _worker_settings() -> dict:
+    import os
+
+    import dask
+
+    return {"profile": dask.config.get("distributed.worker.profile.enabled"),
+            "mmap": os.environ.get("MALLOC_MMAP_THRESHOLD_"), "trim": os.environ.get("MALLOC_TRIM_THRESHOLD_")}
+
+
+def test_normgeo_worker_starts_a_dask_worker_configured_for_rendering():
+    """`normgeo worker` (the real command, a real scheduler): the worker it starts has one thread,
+    Dask's statistical profiler off, and glibc's large mmap and trim thresholds from the nanny."""
+    cluster = Cluster(0)
+    worker = cluster._start([*NORMGEO, "worker", cluster.address, "--nworkers", "1", "--no-dashboard"])
+    cluster.workers.append(worker)
+    try:
+        with distributed.Client(cluster.address, timeout="60s") as client:
+            client.wait_for_workers(1, timeout=120)
+            settings = list(client.run(_worker_settings).values())
+            threads = [info["nthreads"] for info in client.scheduler_info(n_workers=-1)["workers"].values()]
+        assert settings == [{"profile": False, "mmap": str(32 * 1024 * 1024), "trim": str(256 * 1024 * 1024)}]
+        assert threads == [1]
+    finally:
+        cluster.close()
+
+
+def test_normgeo_worker_refuses_an_address_without_a_scheme():
+    result = CliRunner().invoke(cli, ["worker", "localhost:8786"])
+    assert result.exit_code == 2 and "tcp://HOST:8786" in result.output
