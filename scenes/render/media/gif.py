@@ -309,31 +309,15 @@ def _second_pass(spool, shape, palette, transparent, quantizer, params: GifParam
                 written += 1
                 duration += delay
                 continue
-            changed = _changed(frame, previous)
-            box = _bbox(changed)
-            if box is not None and (params.background_tolerance or params.relative_tolerance):
-                y0, y1, x0, x1 = box
-                changed[y0:y1, x0:x1] &= _visible(frame[y0:y1, x0:x1], canvas[y0:y1, x0:x1], params)
-                box = _bbox(changed[y0:y1, x0:x1])
-                if box is not None:
-                    box = (box[0] + y0, box[1] + y0, box[2] + x0, box[3] + x0)
+            changed, box = _changed_box(frame, previous, canvas, params)
             previous = frame
             if box is None:
                 pending_delay += delay
                 duration += delay
                 continue
             y0, y1, x0, x1 = box
-            crop = _rgba(frame[y0:y1, x0:x1], changed[y0:y1, x0:x1])
-            back = _rgba(canvas[y0:y1, x0:x1], None)
-            indices, _ = quantizer.remap(crop, back)
-            palette_used, local = palette, None
-            if params.max_remap_error < _NO_LOCAL_PALETTES and (
-                    error := _error(frame[y0:y1, x0:x1], canvas[y0:y1, x0:x1], palette, indices)) > params.max_remap_error:
-                local_indices, local_palette, _ = quantizer.local(crop, back)
-                local_error = _error(frame[y0:y1, x0:x1], canvas[y0:y1, x0:x1], local_palette, local_indices)
-                if local_error < error:
-                    indices, palette_used, local = local_indices, local_palette, local_palette
-                    local_count += 1
+            indices, palette_used, local = _remapped(frame, canvas, changed, box, palette, quantizer, params)
+            local_count += local is not None
             alpha = palette_used[indices][..., 3]
             index = None
             if (alpha == 0).any():
@@ -353,6 +337,36 @@ def _second_pass(spool, shape, palette, transparent, quantizer, params: GifParam
         flush()
         out.write(b";")
     return written, local_count, duration
+
+
+def _changed_box(frame: np.ndarray, previous: np.ndarray, canvas: np.ndarray, params: GifParams):
+    """The pixels of ``frame`` that differ from ``previous`` and would be seen over ``canvas``, and
+    the box (y0, y1, x0, x1) around them (None: nothing to show)."""
+    changed = _changed(frame, previous)
+    box = _bbox(changed)
+    if box is not None and (params.background_tolerance or params.relative_tolerance):
+        y0, y1, x0, x1 = box
+        changed[y0:y1, x0:x1] &= _visible(frame[y0:y1, x0:x1], canvas[y0:y1, x0:x1], params)
+        box = _bbox(changed[y0:y1, x0:x1])
+        if box is not None:
+            box = (box[0] + y0, box[1] + y0, box[2] + x0, box[3] + x0)
+    return changed, box
+
+
+def _remapped(frame, canvas, changed, box, palette, quantizer: Quantizer, params: GifParams):
+    """The box's changed pixels as palette indices: on the global ``palette``, or on a local one
+    when the global one errs more than ``params.max_remap_error`` and the local one errs less.
+    Returns (indices, the palette used, the local palette or None)."""
+    y0, y1, x0, x1 = box
+    crop = _rgba(frame[y0:y1, x0:x1], changed[y0:y1, x0:x1])
+    back = _rgba(canvas[y0:y1, x0:x1], None)
+    indices, _ = quantizer.remap(crop, back)
+    if params.max_remap_error < _NO_LOCAL_PALETTES and (
+            error := _error(frame[y0:y1, x0:x1], canvas[y0:y1, x0:x1], palette, indices)) > params.max_remap_error:
+        local_indices, local_palette, _ = quantizer.local(crop, back)
+        if _error(frame[y0:y1, x0:x1], canvas[y0:y1, x0:x1], local_palette, local_indices) < error:
+            return local_indices, local_palette, local_palette
+    return indices, palette, None
 
 
 def _visible(frame: np.ndarray, shown: np.ndarray, params: GifParams) -> np.ndarray:
