@@ -74,8 +74,6 @@ def assert_same_frames_cues_and_steps(expected_video, joined_video, expected_srt
     import pytest
     import srt
 
-    from scenes.render.media.video import read_frames
-
     frames, got = read_frames(expected_video), read_frames(joined_video)
     assert len(got) == len(frames) > 100
     assert all(np.array_equal(a, b) for a, b in zip(frames, got))
@@ -87,3 +85,15 @@ def assert_same_frames_cues_and_steps(expected_video, joined_video, expected_srt
     for a, b in zip(expected["steps"], joined["steps"], strict=True):
         assert a["key"] == b["key"] and a["start"] == pytest.approx(b["start"], abs=0.002)
         assert a["end"] == pytest.approx(b["end"], abs=0.002)
+
+
+def read_frames(path, every: int = 1):
+    """RGB frames (numpy, HxWx3) of a video or GIF, keeping every ``every``-th."""
+    import av
+
+    frames = []
+    with av.open(str(path)) as container:
+        for index, frame in enumerate(container.decode(video=0)):
+            if index % every == 0:
+                frames.append(frame.to_ndarray(format="rgb24"))
+    return frames

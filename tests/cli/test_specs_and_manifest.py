@@ -131,7 +131,7 @@ def test_ctrl_c_keeps_finished_files_and_records_each_of_them(tmp_path):
 
 
 @pytest.mark.parametrize("changed", ["normgeo/projection.py", "scenes/kit/base.py", "scenes/kit/common.toml",
-                                     "scenes/render/gif_encoder.py", "scenes/render/subtitles.py",
+                                     "scenes/render/media/gif.py", "scenes/render/subtitles.py", "scenes/render/manim_door/renderer.py",
                                      "scenes/radial_projection.py", "scenes/radial_projection.toml"])
 def test_the_cache_key_changes_when_any_source_of_the_output_changes(changed, tmp_path, monkeypatch):
     """Editing the core, the kit, the pipeline that writes the file (GIF and subtitle encoding

@@ -8,7 +8,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-__all__ = ["concatenate", "concatenate_with_chapters", "video_duration", "read_frames", "read_timed_frames", "frames_at"]
+__all__ = ["concatenate", "concatenate_with_chapters", "video_duration", "read_timed_frames", "frames_at"]
 
 
 def video_duration(path: Path) -> float:
@@ -59,16 +59,6 @@ def concatenate_with_chapters(parts: list[tuple[Path, str]], target: Path) -> li
     """Remux the videos (same codec and size) one after another into the MP4 ``target``, with one
     chapter per part titled as given. Returns each part's (start, end) in seconds."""
     return concatenate([path for path, _ in parts], target, [title for _, title in parts])
-
-
-def read_frames(path: Path, every: int = 1):
-    """RGB frames (numpy, HxWx3) of a video or GIF, keeping every ``every``-th."""
-    frames = []
-    with av.open(str(path)) as container:
-        for index, frame in enumerate(container.decode(video=0)):
-            if index % every == 0:
-                frames.append(frame.to_ndarray(format="rgb24"))
-    return frames
 
 
 def read_timed_frames(path: Path) -> list[tuple[float, np.ndarray]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import normgeo
 from scenes.kit.languages import REQUIRED_SYSTEM_FONTS
@@ -16,26 +17,36 @@ from scenes.kit.registry import LECTURE_ORDER
 from scenes.render.checks import check_fonts
 from scenes.render.errors import InputError
 from scenes.render.manim_door import manim_version
-from scenes.render.running.cache import source_files
+from scenes.render.running.cache import RENDER_DIR, source_files
 from scenes.render.running.executor import Executor, Outcome, reason_of, value_and_worker
 from scenes.render.running.handoff import DaskHandoff
 
-__all__ = ["DaskExecutor", "code_identity", "INSTALL_HINT", "SCHEDULER_ENV"]
+__all__ = ["DaskExecutor", "CodeIdentity", "code_identity", "INSTALL_HINT", "SCHEDULER_ENV"]
 
 INSTALL_HINT = "pip install 'normgeo[cluster]'"
 SCHEDULER_ENV = "NORMGEO_SCHEDULER"
 
 
-def code_identity() -> dict:
+@dataclass(frozen=True)
+class CodeIdentity:
     """What a worker must share with the client: the versions of normgeo and manim, and a digest of
-    the sources a render depends on (so that a worker never records another version's output)."""
+    the sources a render depends on (so that a worker never records another version's output); and
+    the fonts it lacks, language → font."""
+
+    normgeo: str
+    manim: str
+    sources: str
+    missing_fonts: dict[str, str]
+
+
+def code_identity() -> CodeIdentity:
+    """This machine's :class:`CodeIdentity` (the client asks each worker for its own)."""
     digest = hashlib.sha256()
     paths = {path for scene_id in LECTURE_ORDER for path in source_files(scene_id)}
     for path in sorted(paths):
-        digest.update(path.name.encode())
+        digest.update(str(path.relative_to(RENDER_DIR.parents[1])).encode())
         digest.update(path.read_bytes())
-    return {"normgeo": normgeo.__version__, "manim": manim_version(), "sources": digest.hexdigest()[:12],
-            "missing_fonts": _missing_fonts()}
+    return CodeIdentity(normgeo.__version__, manim_version(), digest.hexdigest()[:12], _missing_fonts())
 
 
 def _missing_fonts() -> dict[str, str]:
@@ -92,26 +103,26 @@ class DaskExecutor(Executor):
             self.client.wait_for_workers(1, timeout=timeout)
         except (TimeoutError, OSError):
             raise InputError(f"no Dask worker joined the scheduler at {self.address} within {timeout:g} s; start one "
-                             f"with `dask worker {self.address} --nthreads 1`") from None
+                             f"with `normgeo worker {self.address}`") from None
         mine = code_identity()
         # a worker dying meanwhile is not asked (its jobs go to the others, as for any dead worker)
         theirs = self.client.run(code_identity, on_error="ignore")
         for address, identity in sorted(theirs.items()):
-            if (identity["normgeo"], identity["manim"]) != (mine["normgeo"], mine["manim"]):
-                raise InputError(f"worker {address} has normgeo {identity['normgeo']} and manim {identity['manim']}, "
-                                 f"this client normgeo {mine['normgeo']} and manim {mine['manim']}: install the same "
+            if (identity.normgeo, identity.manim) != (mine.normgeo, mine.manim):
+                raise InputError(f"worker {address} has normgeo {identity.normgeo} and manim {identity.manim}, "
+                                 f"this client normgeo {mine.normgeo} and manim {mine.manim}: install the same "
                                  "versions on every worker")
             for lang in self.languages:
-                if lang in identity.get("missing_fonts", {}):
-                    raise InputError(f"worker {address} lacks the font {identity['missing_fonts'][lang]!r} for "
+                if lang in identity.missing_fonts:
+                    raise InputError(f"worker {address} lacks the font {identity.missing_fonts[lang]!r} for "
                                      f"--lang {lang}: apt-get install fonts-noto-cjk there")
-            if identity["sources"] != mine["sources"]:
-                raise InputError(f"worker {address} runs other normgeo sources (digest {identity['sources']}, here "
-                                 f"{mine['sources']}): install the same commit on every worker")
+            if identity.sources != mine.sources:
+                raise InputError(f"worker {address} runs other normgeo sources (digest {identity.sources}, here "
+                                 f"{mine.sources}): install the same commit on every worker")
         for address, info in sorted(self.client.scheduler_info(n_workers=-1)["workers"].items()):
             if info.get("nthreads", 1) > 1:
                 raise InputError(f"worker {address} has {info['nthreads']} threads; Manim renders one scene per "
-                                 f"process, so start workers with `dask worker {self.address} --nthreads 1 "
+                                 f"process, so start workers with `normgeo worker {self.address} "
                                  "--nworkers N`")
 
     def workers(self) -> list[str]:
