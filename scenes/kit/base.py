@@ -23,7 +23,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import ClassVar
 
-from manim import UL, Scene, ThreeDScene, config, tempconfig
+from manim import UL, ManimColor, Scene, ThreeDScene, config, tempconfig
 
 from scenes.kit.captions import cue_times, reading_seconds, split_into_cues
 from scenes.kit.numbers import NumberFormat
@@ -100,8 +100,12 @@ class NarratedScene:
         self.end_time: float | None = None
         self.steps_at_end: list[Step] = []
         self._open_cues: list[tuple[str, float, float]] = []  # (text, start, end) not yet given to Manim
-        with tempconfig(scene_config(self.spec)):
+        settings = scene_config(self.spec)
+        with tempconfig(settings):
             super().__init__(*args, **kwargs)
+        if settings and ManimColor(self.camera.background_color) != ManimColor(settings["background_color"]):
+            raise ValueError(f"{type(self).__name__}: the renderer handed in was built without the theme's background; "
+                             "build it inside tempconfig(scene_config(spec))")
 
     def setup(self) -> None:
         super().setup()

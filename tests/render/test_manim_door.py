@@ -150,3 +150,18 @@ def test_the_rule_catches_what_the_pipeline_used_to_do():
 def test_the_door_imports_manim():
     """(So that the rule above, which every other file of the pipeline passes, is not vacuous.)"""
     assert any("imports manim" in line for path in DOOR.glob("*.py") for line in violations(path))
+
+
+def test_another_manim_is_refused_in_one_line_before_anything_renders(monkeypatch, tmp_path):
+    """The door's subclasses are written against Manim 0.22: another minor version is one line and
+    exit 2, naming what to install, and nothing is rendered."""
+    from click.testing import CliRunner
+
+    from scenes.cli.main import cli
+    from scenes.render.manim_door import version
+
+    monkeypatch.setattr(version, "manim_version", lambda: "0.23.1")
+    result = CliRunner().invoke(cli, ["still", "layernorm-2d", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "normgeo renders with Manim Community 0.22.x, found 0.23.1: pip install 'manim==0.22.*'" in result.output
+    assert not any(tmp_path.rglob("*.png"))

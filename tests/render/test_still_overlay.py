@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from manim import DEGREES, LEFT, ORIGIN, RIGHT, UL, Dot, Scene, Square, Text, ThreeDAxes, tempconfig
 
-from scenes.kit.base import NormGeoThreeDScene
+from scenes.kit.base import NormGeoThreeDScene, scene_config
 from manim.camera.camera import Camera
 from manim.camera.three_d_camera import ThreeDCamera
 from manim.scene.scene_file_writer import SceneFileWriter
@@ -53,8 +53,10 @@ def render(manim_way: bool):
     frames, paths = [], 0
     with tempconfig({"frame_rate": 15, "pixel_width": 320, "pixel_height": 180, "disable_caching": True,
                      "progress_bar": "none", "verbosity": "ERROR", "write_to_movie": False}):
-        options = {} if manim_way else {"renderer": Recording(ThreeDCamera)}
-        scene = CameraMove(spec=CameraMove.spec_class(), **options)
+        spec = CameraMove.spec_class()
+        with tempconfig(scene_config(spec)):  # the theme's background, as the scene's own renderer has it
+            options = {} if manim_way else {"renderer": Recording(ThreeDCamera)}
+        scene = CameraMove(spec=spec, **options)
         renderer, camera = scene.renderer, scene.renderer.camera
         display = camera.display_vectorized
 

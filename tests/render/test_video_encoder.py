@@ -44,6 +44,7 @@ def render_here(target: Path, preset: str, held: bool) -> None:
     from manim import tempconfig
     from manim.renderer.cairo_renderer import CairoRenderer
 
+    from scenes.kit.base import scene_config
     from scenes.render.manim_door.run import camera_for
     from scenes.render.manim_door.writer import HeldFrameFileWriter
 
@@ -53,9 +54,11 @@ def render_here(target: Path, preset: str, held: bool) -> None:
     scene_class = entry(SCENE).load()
     with tempconfig(options):
         # Manim's own renderer and writer, or its renderer with the pipeline's writer
-        renderer = CairoRenderer(camera_class=camera_for(scene_class), **({"file_writer_class": HeldFrameFileWriter}
-                                                                          if held else {}))
-        scene = scene_class(spec=scene_class.spec_class(), renderer=renderer)
+        spec = scene_class.spec_class()
+        with tempconfig(scene_config(spec)):
+            renderer = CairoRenderer(camera_class=camera_for(scene_class),
+                                     **({"file_writer_class": HeldFrameFileWriter} if held else {}))
+        scene = scene_class(spec=spec, renderer=renderer)
         scene.render()
         artifact = Path(scene.renderer.file_writer.output_plan.primary_artifact)
     shutil.copy(artifact, target)
