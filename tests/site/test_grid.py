@@ -244,15 +244,21 @@ def test_bad_eps_is_marked(grid_page, eps_text):
     assert "NaN" not in page.locator('[data-widget="grid"]').inner_text()
 
 
-def test_one_value_per_group_is_refused_with_the_reason(grid_page):
+def test_only_group_counts_that_leave_two_values_are_offered(grid_page):
+    """4 features: 1 and 2 groups (4 would leave one value per group, which normalizes to 0 at
+    ε > 0 and not at all at ε = 0); a script asking for 4 anyway is refused with the reason."""
     page = grid_page
     page.reload()
     page.locator('button[data-layer="groupnorm"]').click()
     options = page.locator('[data-control="groups"] option').all_inner_texts()
-    assert options == ["1", "2", "4"]  # the divisors of the feature count
-    page.locator('[data-control="groups"]').select_option("4")
-    assert "normalize to 0" in page.locator('[data-out="message"]').inner_text()
-    assert page.locator('[data-control="groups"]').input_value() == "2"
+    assert options == [str(g) for g in range(1, 5) if 4 % g == 0 and 4 // g >= 2] == ["1", "2"]
+    for groups in (1, 2):
+        page.locator('[data-control="groups"]').select_option(str(groups))
+        assert page.locator('[data-out="message"]').inner_text() == ""
+    page.evaluate("document.querySelector('[data-widget=grid]').ngWidget.set({groups: 4})")
+    message = page.locator('[data-out="message"]').inner_text()
+    assert "4 groups leave one value per group" in message and "ε > 0" in message
+    assert page.locator('[data-widget="grid"]').get_attribute("data-groups") == "2"
     shown = [[float(page.locator(f'[data-out-row="{r}"][data-out-col="{c}"]').get_attribute("data-value")) for c in range(4)] for r in range(4)]
     assert_close(shown, normgeo.group_norm(SOURCE_GRID, 2, eps=1e-5))
 
