@@ -7,6 +7,9 @@
  *   vectors   [data-vec="x|mean-part|centred|hat|ones"] with data-x1, data-x2, data-x3 (full precision);
  *             "hat" (x̂ = LayerNorm(x)) has none when σ = 0 at ε = 0
  *   readouts  [data-out="mu|sigma|norm-hat"] with data-value; [data-out="message"]
+ *   geometry  the svg's data-pixels-per-unit (K), data-origin ("x,y") and data-drawn-scale (f, a power of ten, 1
+ *             unless x is long): x, μ·1 and x − μ·1 are drawn as f·p, and a point p at origin + K·(p·r, −p·u),
+ *             r and u the screen's right and up, orthonormal to the view direction (r = e₃ × view normalized)
  *   controls  [data-control="x1|x2|x3|eps"] (text); buttons [data-view="edge|face"]; the figure turns by
  *             dragging, or with the arrow keys when focused
  */
@@ -14,6 +17,7 @@
   'use strict';
   var NG = window.NormGeo;
   var SIZE = 440;
+  var MAX_REACH = 8;   // beyond this the drawn vectors are shortened by a power of ten
   var SQ3 = Math.sqrt(3);
   var BASIS = NG.math.hyperplane_basis(3), E1 = BASIS[0], E2 = BASIS[1];  // normgeo.hyperplane_basis(3)
   var CIRCLE = NG.math.circle_in_plane(E1, E2, SQ3, 96);                 // the plane ∩ the sphere of radius √3
@@ -63,8 +67,9 @@
     var legend = NG.legend([['x', 'x'], ['mean-part', 'μ·𝟏'], ['centred-part', 'x − μ·𝟏'], ['hyperplane', t('ln3.legend.plane')],
                             ['sphere', t('ln3.legend.sphere')], ['ln', t('ln3.legend.circle')]]);
     var message = NG.el('p', { class: 'ng-message', role: 'status', 'aria-live': 'polite', 'data-out': 'message' });
+    var scaledNote = NG.el('p', { class: 'ng-note', 'data-out': 'scaled', 'aria-live': 'polite' });
     var readout = NG.el('div', { class: 'ng-readout' }, [dl, vectorsList]);
-    root.appendChild(NG.el('div', { class: 'ng-side' }, [figure, NG.el('div', { class: 'ng-side-text' }, [controls, views, readout, legend])]));
+    root.appendChild(NG.el('div', { class: 'ng-side' }, [figure, NG.el('div', { class: 'ng-side-text' }, [controls, views, readout, legend, scaledNote])]));
     root.appendChild(message);
 
     // turning: drag, or arrow keys on the focused figure
@@ -128,10 +133,18 @@
       root.setAttribute('data-azimuth', NG.exact(state.azimuth));
       root.setAttribute('data-elevation', NG.exact(state.elevation));
       root.setAttribute('data-view-x', NG.exact(view[0])); root.setAttribute('data-view-y', NG.exact(view[1])); root.setAttribute('data-view-z', NG.exact(view[2]));
-      // the view holds x and its parts however large (norms without overflow: 1e150 stays in view)
+      // a long x is drawn shortened by a power of ten f (stated below the figure), so that the sphere,
+      // the circle and x̂ stay visible: LayerNorm(f·x) = LayerNorm(x) at ε = 0 (norms without overflow)
+      var length = NG.math.euclidean_norm(x);
+      var f = length * 1.12 > MAX_REACH ? Math.pow(10, -Math.ceil(Math.log10(length * 1.12 / MAX_REACH))) : 1;
+      var full = { x: x, meanPart: meanPart, centred: centred };
+      x = scale(x, f); meanPart = scale(meanPart, f); centred = scale(centred, f);
+      svg.setAttribute('data-drawn-scale', NG.exact(f));
+      scaledNote.textContent = f === 1 ? '' : t('ln3.scaled', { factor: NG.sci(f) });
       var reach = Math.max(2.6, 1.12 * NG.math.euclidean_norm(x), 1.12 * NG.math.euclidean_norm(meanPart));
       var K = SIZE / 2 / reach;
       svg.setAttribute('data-pixels-per-unit', NG.exact(K));
+      svg.setAttribute('data-origin', SIZE / 2 + ',' + SIZE / 2);
       var P = function (p) { return [SIZE / 2 + dot(p, right) * K, SIZE / 2 - dot(p, up) * K]; };
       var depth = function (p) { return dot(p, view); };
       scene.innerHTML = '';
@@ -196,7 +209,7 @@
         text.style.fill = colour.replace(/\)$/, '-text)');  // the same colour, readable as text
         return line;
       }
-      setVec('x', x); setVec('mean-part', meanPart); setVec('centred', centred); setVec('hat', hat); setVec('ones', ones);
+      setVec('x', full.x); setVec('mean-part', full.meanPart); setVec('centred', full.centred); setVec('hat', hat); setVec('ones', ones);
     }
 
     redraw();

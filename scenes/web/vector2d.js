@@ -7,6 +7,8 @@
  *              no data-x/data-y
  *   controls   [data-control="x1|x2|eps"] (text), [data-control="gamma1|gamma2|beta1|beta2"] (range)
  *   readouts   [data-out="norm-x|mu|sigma|norm-rms|norm-layernorm"] with data-value; [data-out="message"]
+ *   geometry   the svg's data-pixels-per-unit (K), data-origin ("x,y"), data-view-limit (L): a point v is drawn at
+ *              (x₀ + K·c(v₁), y₀ − K·c(v₂)) with c clamping to [−L, L]
  *   the tip of x is a focusable slider: arrow keys move it by 0.1 (Shift: 0.5, Alt: 0.01); drag with mouse or touch
  */
 (function () {
@@ -27,7 +29,7 @@
     root.innerHTML = '';
 
     var svg = NG.svg('svg', { viewBox: '0 0 ' + SIZE + ' ' + SIZE, width: SIZE, height: SIZE, role: 'group', 'aria-label': t('v2.figure'),
-                              'data-pixels-per-unit': K, 'data-origin': px(0) + ',' + py(0) });
+                              'data-pixels-per-unit': K, 'data-origin': px(0) + ',' + py(0), 'data-view-limit': R * 1.05 });
     var figure = NG.el('div', { class: 'ng-figure' });
     figure.appendChild(svg);
 
