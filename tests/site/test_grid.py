@@ -288,3 +288,28 @@ def test_no_serious_accessibility_violation(grid_page, site, lang):
     grid_page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}&theme=dark")
     assert grid_page.evaluate("document.documentElement.lang") == lang
     assert axe_violations(grid_page) == []
+
+
+@pytest.mark.parametrize(("lang", "cell", "one_group", "two_groups", "batch"), [
+    ("en", "0.187", "a group of features (1 group of 4 per row)", "a group of features (2 groups of 2 per row)", "batch ↓ / features →"),
+    ("zh", "0.187", "一组特征（每行 1 组，每组 4 个）", "一组特征（每行 2 组，每组 2 个）", "批次 ↓ / 特征 →"),
+    ("ru", "0,187", "группе признаков (1 группа по 4 в строке)", "группе признаков (2 группы по 2 в строке)", "батч ↓ / признаки →"),
+])
+def test_the_shown_text_in_each_language(grid_page, site, lang, cell, one_group, two_groups, batch):
+    """The displayed words and numbers, not only data-*: the decimal comma in Russian, the plural
+    of the group count (CLDR: one / few), the glossary's word for the batch."""
+    page = grid_page
+    page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}")
+    page.locator('button[data-layer="rmsnorm"]').click()
+    assert page.locator('[data-out-row="0"][data-out-col="0"]').inner_text() == cell
+    assert page.locator('[data-stat="mean"][data-row="0"]').inner_text() == ("0,749" if lang == "ru" else "0.749")
+    page.locator('button[data-layer="groupnorm"]').click()
+    page.locator('[data-control="groups"]').select_option("1")
+    assert page.locator('[data-out="averaged-over"]').inner_text() == one_group
+    page.locator('[data-control="groups"]').select_option("2")
+    assert page.locator('[data-out="averaged-over"]').inner_text() == two_groups
+    assert page.locator("th.ng-axis").first.inner_text() == batch
+    page.locator('[data-control="eps"]').fill("1e-300")
+    page.locator('input[data-row="0"][data-col="0"]').fill("2.5e-200")
+    page.locator('button[data-layer="none"]').click()
+    assert page.locator('[data-out-row="0"][data-out-col="0"]').inner_text() == ("2,5·10⁻²⁰⁰" if lang == "ru" else "2.5·10⁻²⁰⁰")

@@ -10,7 +10,7 @@ from babel import Locale
 
 from scenes.render import site as site_module
 from scenes.kit.numbers import BABEL_LOCALES
-from scenes.render.site import WIDGET_FOR_SCENE, SiteMedia, build_site, inline_math
+from scenes.render.site import WIDGET_FOR_SCENE, SiteMedia, SiteScene, build_site, inline_math
 from tests.site.conftest import NARRATION, SCENE_IDS, axe_violations, make_scenes
 
 
@@ -229,3 +229,42 @@ def test_presenter_accessibility(open_page, site):
     page = open_page(site / "present.html", query="?lang=zh")
     assert page.title() == "normgeo：演讲模式"
     assert axe_violations(page) == []
+
+
+def _only(media_dir, lang=None, theme=None, ids=("radial-projection", "conditioning")):
+    """Scenes whose media exist in one language and/or one theme only."""
+    scenes = make_scenes(media_dir, ids=list(ids))
+    return [SiteScene(s.id, s.titles, s.descriptions, s.steps,
+                      [m for m in s.media if (lang is None or m.lang == lang) and (theme is None or m.theme == theme)], s.widget)
+            for s in scenes]
+
+
+def test_a_scene_shown_in_another_language_says_so_with_the_command_as_code(open_page, media_dir, tmp_path):
+    out = tmp_path / "site"
+    build_site(_only(media_dir, lang="ru"), out)
+    page = open_page(out / "index.en.html")
+    note = page.locator("#radial-projection .ng-other-language").first
+    assert "Русский" in note.inner_text() and "`" not in note.inner_text()
+    assert note.locator("code").inner_text() == "normgeo render radial-projection --lang en"
+    zh = open_page(out / "index.zh.html").locator("#radial-projection .ng-other-language").first
+    assert zh.locator("code").inner_text() == "normgeo render radial-projection --lang zh" and "`" not in zh.inner_text()
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "dark theme only"), ("zh", "只渲染了深色主题"), ("ru", "только в тёмной теме")])
+def test_the_light_page_says_when_it_plays_a_dark_video(open_page, media_dir, tmp_path, lang, words):
+    """A scene rendered in the dark theme only plays its dark video on the light page: a visible
+    note says so (and how to add the light one); the dark page has no such note."""
+    out = tmp_path / "site"
+    build_site(_only(media_dir, theme="dark"), out)
+    light = open_page(out / f"index.{lang}.html", query="?theme=light")
+    note = light.locator("#conditioning .ng-theme-only")
+    assert light.locator("#conditioning video").get_attribute("src").endswith(".dark.mp4")
+    assert note.is_visible() and words in note.inner_text()
+    assert note.locator("code").inner_text() == "normgeo render conditioning --theme light"
+    dark = open_page(out / f"index.{lang}.html", query="?theme=dark")
+    assert not dark.locator("#conditioning .ng-theme-only").is_visible()
+
+
+def test_no_theme_note_when_both_themes_exist(open_page, site):
+    page = open_page(site / "index.en.html", query="?theme=light")
+    assert page.locator(".ng-theme-only").count() == 0
