@@ -12,21 +12,61 @@
   var SVGNS = 'http://www.w3.org/2000/svg';
   var LANGS = ['en', 'zh', 'ru'];
 
-  /** UI text: NORMGEO_TEXT[key][lang], with {name} placeholders filled from vars. An entry with
-   *  `count = "name"` holds a table of CLDR plural forms per language (one, few, many, other),
-   *  chosen by Intl.PluralRules for vars[name]. */
+  /** UI text: NORMGEO_TEXT[key][lang] filled as the kit fills the scenes' text (scenes/kit/text.py):
+   *  {name} is vars[name]; {n, plural, one {# step} few {…} many {…} other {…}} is the branch of the
+   *  CLDR plural category of vars.n in ``lang`` (Intl.PluralRules), # standing for vars.n as given;
+   *  {{ and }} are literal braces. */
   NG.t = function (lang, key, vars) {
     var table = window.NORMGEO_TEXT || {};
     var entry = table[key];
     var text = entry ? (entry[lang] || entry.en) : key;
-    if (entry && typeof text === 'object') text = NG.pluralForm(lang, text, Number((vars || {})[entry.count]));
-    if (vars) {
-      text = text.replace(/\{(\w+)\}/g, function (m, name) {
-        return Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m;
-      });
-    }
-    return text;
+    return NG.fill(text, vars || {}, lang);
   };
+
+  NG.fill = function (template, vars, lang) {
+    var out = sequence(template, 0, true, vars, lang, null);
+    return out.text;
+  };
+
+  function sequence(template, position, top, vars, lang, hash) {
+    var text = '';
+    while (position < template.length) {
+      var char = template.charAt(position);
+      if (template.substr(position, 2) === '{{') { text += '{'; position += 2; }
+      else if (top && template.substr(position, 2) === '}}') { text += '}'; position += 2; }
+      else if (char === '{') { var p = placeholder(template, position + 1, vars, lang); text += p.text; position = p.position; }
+      else if (char === '}') break;
+      else if (char === '#' && hash !== null) { text += hash; position += 1; }
+      else { text += char; position += 1; }
+    }
+    return { text: text, position: position };
+  }
+
+  function placeholder(template, position, vars, lang) {
+    var name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*/.exec(template.slice(position));
+    if (!name) return { text: '{', position: position };
+    position += name[0].length;
+    var key = name[1];
+    var has = Object.prototype.hasOwnProperty.call(vars, key);
+    if (template.charAt(position) === '}') return { text: has ? String(vars[key]) : '{' + key + '}', position: position + 1 };
+    var plural = /^,\s*plural\s*,/.exec(template.slice(position));
+    if (!plural) return { text: '{' + key, position: position };
+    position += plural[0].length;
+    var category = 'other';
+    try { category = new Intl.PluralRules(lang).select(Number(String(vars[key]).replace(',', '.').replace(/\s/g, ''))); } catch (e) { /* other */ }
+    var branches = {};
+    for (;;) {
+      var branch = /^\s*(zero|one|two|few|many|other)\s*\{/.exec(template.slice(position));
+      if (!branch) break;
+      var body = sequence(template, position + branch[0].length, false, vars, lang, has ? String(vars[key]) : '#');
+      branches[branch[1]] = body.text;
+      position = body.position + 1;
+    }
+    var closing = /^\s*\}/.exec(template.slice(position));
+    position += closing ? closing[0].length : 0;
+    var chosen = branches[category] !== undefined ? branches[category] : branches.other;
+    return { text: chosen === undefined ? '' : chosen, position: position };
+  }
 
   /** ?lang= and ?theme= of the page (falling back to <html lang> and the colour scheme). */
   NG.params = function () {
@@ -95,13 +135,6 @@
     var abs = Math.abs(x);
     if (abs !== 0 && (abs >= 1e6 || abs < Math.pow(10, -d))) return NG.sci(x, 3);
     return NG.fixed(x, d);
-  };
-
-  /** The CLDR plural form of ``forms`` ({one, few, many, other}) for ``count`` in ``lang``. */
-  NG.pluralForm = function (lang, forms, count) {
-    var category = 'other';
-    try { category = new Intl.PluralRules(lang).select(count); } catch (e) { /* no Intl: other */ }
-    return forms[category] || forms.other;
   };
 
   /** A vector's entries with one precision for all: 3 significant digits of its largest entry,

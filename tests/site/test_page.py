@@ -3,13 +3,12 @@ theme, with video, subtitles (TextTrack API), narration, still, GIF, embed snipp
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from babel import Locale
 
 from scenes.render import site as site_module
 from scenes.kit.numbers import BABEL_LOCALES
+from scenes.kit.text import fill, placeholders, plural_forms
 from scenes.render.site import WIDGET_FOR_SCENE, SiteMedia, SiteScene, build_site, inline_math
 from tests.site.conftest import NARRATION, SCENE_IDS, axe_violations, make_scenes
 
@@ -139,28 +138,31 @@ def test_page_accessibility(open_page, site, lang, scheme):
     assert axe_violations(page) == []
 
 
-def _placeholders(text) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
-
-
 def test_ui_text_is_complete_in_every_language():
-    """Every key in every language with the same placeholders; plural entries name their number
-    and give the CLDR categories each language needs (Babel's plural rules)."""
+    """Every key in every language with the same placeholders, written as the scenes' text is (the
+    kit's parser accepts it), each plural giving every CLDR category of its language (Babel)."""
     text = site_module.ui_text()
     for key, entry in text.items():
-        assert set(entry) - {"count"} == {"en", "zh", "ru"}, key
-        if "count" in entry:
-            for lang in ("en", "zh", "ru"):
-                forms = entry[lang]
-                needed = set(Locale.parse(BABEL_LOCALES[lang]).plural_form.tags) | {"other"}
-                assert set(forms) >= needed, (key, lang, needed - set(forms))
-                for form in forms.values():
-                    assert entry["count"] in _placeholders(form), (key, lang, form)
-                    assert _placeholders(form) == _placeholders(entry["en"]["other"]), (key, lang, form)
-        else:
-            for lang in ("zh", "ru"):
-                assert _placeholders(entry[lang]) == _placeholders(entry["en"]), (key, lang)
+        assert set(entry) == {"en", "zh", "ru"}, key
+        for lang in ("en", "zh", "ru"):
+            names = placeholders(entry[lang])  # raises TextError when malformed
+            assert names == placeholders(entry["en"]), (key, lang)
+            needed = set(Locale.parse(BABEL_LOCALES[lang]).plural_form.tags) | {"other"}
+            for selector, categories in plural_forms(entry[lang]).items():
+                assert categories == needed, (key, lang, selector, categories ^ needed)
     assert "нормировки" in text["layer.none"]["ru"] and "归一化" in text["layer.none"]["zh"]
+
+
+@pytest.mark.parametrize(("lang", "n", "expected"), [
+    ("en", 1, "raw features: 1 step"), ("en", 30, "raw features: 30 steps"), ("ru", 1, "исходные признаки: 1 шаг"),
+    ("ru", 3, "исходные признаки: 3 шага"), ("ru", 30, "исходные признаки: 30 шагов"), ("ru", 21, "исходные признаки: 21 шаг"),
+    ("ru", "5,7", "исходные признаки: 5,7 шага"), ("zh", 30, "原始特征：30 步"),
+])
+def test_plurals_in_the_browser_are_the_kits(open_page, site, lang, n, expected):
+    """NormGeo.t fills a plural as scenes.kit.text.fill does (Intl.PluralRules against Babel)."""
+    page = open_page(site / "widgets" / "conditioning.html")
+    shown = page.evaluate("([lang, n]) => NormGeo.t(lang, 'cond.legend.raw', {n: n})", [lang, n])
+    assert shown == expected == fill(site_module.ui_text()["cond.legend.raw"][lang], lang, {"n": n})
 
 
 def test_lang_query_opens_that_language(open_page, site):
