@@ -85,12 +85,13 @@ def check_norms(page, xs):
     for name in ("euclidean_norm", "root_mean_square", "largest_magnitude"):
         for x, shown in zip(xs, js(page, name, [[x] for x in xs])):
             close(shown, getattr(normgeo, name)(np.array(x)) if name != "largest_magnitude" else np.max(np.abs(x)), f"{name}({x})")
-    for x, shown in zip(xs, js(page, "unit_direction", [[x] for x in xs])):
+    calls = [[x] for x in xs]
+    for x, shown, l2 in zip(xs, js(page, "unit_direction", calls), js(page, "l2_normalize", calls)):
         expected = core_or_none(normgeo.unit_direction, x)
-        assert (shown is None) == (expected is None), (x, shown)
+        assert (shown is None) == (expected is None) == (l2 is None), (x, shown)
         if expected is not None:
             close(shown, expected, f"unit_direction({x})")
-            close(js(page, "l2_normalize", [[x]])[0], normgeo.l2_normalize(x), f"l2_normalize({x})")
+            close(l2, normgeo.l2_normalize(x), f"l2_normalize({x})")
 
 
 def check_normalize(page, xs, epsilons):
