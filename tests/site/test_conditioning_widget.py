@@ -192,7 +192,8 @@ def test_the_shown_text_in_each_language(cond, site, lang, note, legend, kappa):
     assert cond.locator('[data-out="kappa-raw"]').inner_text() == kappa
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(cond, site, lang):
-    cond.goto((site / "widgets" / "conditioning.html").as_uri() + f"?lang={lang}&theme=dark")
+def test_no_serious_accessibility_violation(cond, site, lang, theme):
+    cond.goto((site / "widgets" / "conditioning.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert axe_violations(cond) == []

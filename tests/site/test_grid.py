@@ -6,6 +6,9 @@ import numpy as np
 import pytest
 
 import normgeo
+from scenes.batchnorm_geometry import BatchNormGeometrySpec
+from scenes.kit.site_data import SOURCE_GRID as KIT_GRID
+from scenes.normalization_axes import NormalizationAxesSpec
 from tests.site.conftest import PageProblems, assert_close, axe_violations, number_text
 
 SOURCE_GRID = np.array([[1, 2, 3, 10], [2, 4, 1, 8], [3, 1, 5, 12], [0, 3, 2, 9]], dtype=float)
@@ -283,11 +286,16 @@ def test_keyboard_and_formula_parts(grid_page):
     assert formula.get_attribute("data-lit") == "scale"
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(grid_page, site, lang):
-    grid_page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}&theme=dark")
+def test_no_serious_accessibility_violation(grid_page, site, lang, theme):
+    grid_page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert grid_page.evaluate("document.documentElement.lang") == lang
     assert axe_violations(grid_page) == []
+    for layer in ("rmsnorm", "groupnorm"):  # text on every layer's shading, the formula's lit part
+        grid_page.locator(f'button[data-layer="{layer}"]').click()
+        grid_page.locator('button[data-part="centre"]').click()
+        assert axe_violations(grid_page) == [], layer
 
 
 @pytest.mark.parametrize(("lang", "cell", "one_group", "two_groups", "batch"), [
@@ -313,3 +321,11 @@ def test_the_shown_text_in_each_language(grid_page, site, lang, cell, one_group,
     page.locator('input[data-row="0"][data-col="0"]').fill("2.5e-200")
     page.locator('button[data-layer="none"]').click()
     assert page.locator('[data-out-row="0"][data-out-col="0"]').inner_text() == ("2,5·10⁻²⁰⁰" if lang == "ru" else "2.5·10⁻²⁰⁰")
+
+
+def test_the_lessons_grid_is_one_set_of_numbers():
+    """The widget's default comes from the kit (scenes/kit/site_data.SOURCE_GRID); the scenes that
+    show the same grid start from the same numbers, and they are the lesson's."""
+    assert np.array(KIT_GRID).tolist() == SOURCE_GRID.tolist()
+    assert np.array(NormalizationAxesSpec().values).tolist() == SOURCE_GRID.tolist()
+    assert np.array(BatchNormGeometrySpec().values).tolist() == SOURCE_GRID.tolist()

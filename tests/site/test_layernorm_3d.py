@@ -214,7 +214,8 @@ def test_a_vectors_entries_share_one_precision(ln3, site, lang, hat, centred):
     assert "10⁻" not in ln3.locator(".ng-vectors").inner_text()
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(ln3, site, lang):
-    ln3.goto((site / "widgets" / "layernorm-3d.html").as_uri() + f"?lang={lang}")
+def test_no_serious_accessibility_violation(ln3, site, lang, theme):
+    ln3.goto((site / "widgets" / "layernorm-3d.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert axe_violations(ln3) == []

@@ -245,7 +245,8 @@ def test_tiny_vectors_keep_their_digits_in_each_language(v2, site, lang, mu, sig
     assert v2.locator('[data-point="x"]').get_attribute("aria-valuetext") == aria
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(v2, site, lang):
-    v2.goto((site / "widgets" / "vector-2d.html").as_uri() + f"?lang={lang}&theme=light")
+def test_no_serious_accessibility_violation(v2, site, lang, theme):
+    v2.goto((site / "widgets" / "vector-2d.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert axe_violations(v2) == []
