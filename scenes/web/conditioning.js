@@ -47,7 +47,7 @@
       range('scale', 0, 4, 0.05, 4, t('cond.scale')),
       range('rho', -0.9, 0.99, 0.01, 0.9, t('cond.rho')),
     ]);
-    var svg = NG.svg('svg', { viewBox: '0 0 ' + W + ' ' + Hh, width: W, height: Hh, role: 'img', 'aria-label': t('cond.figure'),
+    var svg = NG.svg('svg', { viewBox: '0 0 ' + W + ' ' + Hh, width: W, height: Hh, role: 'img', 'aria-label': t('cond.figure', { n: N_STEPS }),
                               'data-pixels-per-unit': K, 'data-origin': px(0) + ',' + py(0) });
     var figure = NG.el('div', { class: 'ng-figure' }, []);
     figure.appendChild(svg);
@@ -69,7 +69,8 @@
     var head = NG.el('tr', {}, [NG.el('td'), NG.el('th', { scope: 'col', text: t('cond.raw') }), NG.el('th', { scope: 'col', text: t('cond.standardized') })]);
     table.appendChild(NG.el('thead', {}, [head]));
     var body = NG.el('tbody');
-    [['kappa', 'κ'], ['step-limit', t('cond.step-limit')], ['step', t('cond.step')], ['steps', t('cond.steps')]].forEach(function (row) {
+    [['kappa', 'κ'], ['step-limit', t('cond.step-limit')], ['step', t('cond.step', { fraction: NG.fixed(FRACTION, 1) })],
+     ['steps', t('cond.steps', { tol: NG.sci(TOL) })]].forEach(function (row) {
       body.appendChild(NG.el('tr', {}, [
         NG.el('th', { scope: 'row', text: row[1] }),
         NG.el('td', { 'data-out': row[0] + '-raw' }),
