@@ -34,7 +34,7 @@
     };
     root.classList.add('ng-widget', 'ng-grid');
     root.setAttribute('role', 'group');
-    root.setAttribute('aria-label', t('grid.label'));
+    root.setAttribute('aria-label', t('grid.label', { rows: ROWS, cols: COLS }));
     root.innerHTML = '';
 
     // ---- formula with lit parts
