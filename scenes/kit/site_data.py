@@ -128,7 +128,8 @@ def css_properties(theme: str) -> dict[str, str]:
     page = [palette.background, palette.panel]
     properties = {name: getattr(palette, field) for name, field in _GRAPHICS.items()}
     properties.update({name: readable(getattr(palette, field), page) for name, field in _TEXT.items()})
-    properties["accent-fg"] = palette.background if contrast(properties["accent"], palette.background) >= TEXT_CONTRAST else palette.text
+    on_accent = contrast(properties["accent"], palette.background) >= TEXT_CONTRAST
+    properties["accent-fg"] = palette.background if on_accent else palette.text
     properties["plane"] = mix(palette.hyperplane, palette.background, 0.16)
     for layer in SHADED_LAYERS:
         for group in range(len(GROUP_OPACITIES)):
