@@ -14,6 +14,8 @@
  *             happens below 2/L, so always finite)
  *   paths     [data-path="raw|standardized"] with data-start (JSON [w₁, w₂]) and data-points (JSON list of
  *             [w₁, w₂], full precision, in each problem's own coordinates; the raw path is drawn as u = S·w)
+ *   contours  path[data-level] (c): the level set ½uᵀRu = c, drawn in u
+ *   geometry  the svg's data-pixels-per-unit (K) and data-origin ("x,y" in pixels): u ↦ (x₀ + K·u₁, y₀ − K·u₂)
  */
 (function () {
   'use strict';
@@ -24,55 +26,12 @@
   function px(u) { return W / 2 + u * K; }
   function py(v) { return Hh / 2 - v * K; }
 
-  /** numpy.linalg.eigh of [[a, b], [b, c]] (LAPACK dsteqr → dlaev2): ascending values, their unit vectors. */
-  function eigh2(a, b, c) {
-    var eps = Math.pow(2, -53);
-    var values, vectors;
-    if (Math.abs(b) <= Math.sqrt(Math.abs(a)) * Math.sqrt(Math.abs(c)) * eps ||
-        b * b <= eps * eps * Math.abs(a) * Math.abs(c) + 2.2250738585072014e-308) {
-      values = [a, c]; vectors = [[1, 0], [0, 1]];
-    } else {
-      var r = NG.dlaev2(a, b, c);
-      values = [r.rt1, r.rt2];
-      vectors = [[r.cs1, r.sn1], [-r.sn1, r.cs1]];
-    }
-    if (values[1] < values[0]) { values.reverse(); vectors.reverse(); }
-    return { values: values, vectors: vectors };
-  }
-
-  function stepsToTolerance(h, w0, step, tol) {
-    var e = eigh2(h[0], h[1], h[2]);
-    var error = e.vectors.map(function (v) { return v[0] * w0[0] + v[1] * w0[1]; });
-    var initial = Math.sqrt(error[0] * error[0] + error[1] * error[1]);
-    if (initial === 0) return 0;
-    var share = tol * initial / Math.sqrt(2);
-    var steps = 0;
-    for (var i = 0; i < 2; i++) {
-      var component = Math.abs(error[i]);
-      if (component <= share) continue;
-      var factor = Math.abs(1.0 - step * e.values[i]);
-      if (factor >= 1.0) return Infinity;
-      if (factor === 0) { steps = Math.max(steps, 1); continue; }
-      steps = Math.max(steps, Math.ceil(Math.log(share / component) / Math.log(factor)));
-    }
-    return steps;
-  }
-
-  function path(h, w0, step, n) {
-    var w = w0.slice(), out = [w.slice()];
-    for (var k = 0; k < n; k++) {
-      var g = [h[0] * w[0] + h[1] * w[1], h[1] * w[0] + h[2] * w[1]];
-      w = [w[0] - step * g[0], w[1] - step * g[1]];
-      out.push(w.slice());
-    }
-    return out;
-  }
-
+  /** normgeo.gradient_descent_run at FRACTION·2/L: κ, 2/L, the step, the path and the exact step count. */
   function problem(h, w0) {
-    var ev = NG.eigvalsh2(h[0], h[1], h[2]);
-    var limit = 2.0 / ev[1];
+    var limit = NG.math.largest_stable_step(h);
     var step = FRACTION * limit;
-    return { kappa: ev[1] / ev[0], limit: limit, step: step, path: path(h, w0, step, N_STEPS), steps: stepsToTolerance(h, w0, step, TOL), start: w0 };
+    return { kappa: NG.math.condition_number(h), limit: limit, step: step, start: w0,
+             path: NG.math.gradient_descent_path(h, w0, step, N_STEPS), steps: NG.math.steps_to_tolerance(h, w0, step, TOL) };
   }
 
   NG.widgets.conditioning = function (root, options) {
@@ -83,19 +42,13 @@
     root.setAttribute('aria-label', t('cond.label'));
     root.innerHTML = '';
 
-    function range(name, min, max, step, value, label) {
-      var input = NG.el('input', { type: 'range', min: min, max: max, step: step, value: value, 'data-control': name });
-      var out = NG.el('output', { class: 'ng-value', 'data-out': name + '-shown' });
-      input.addEventListener('input', function () { redraw(); });
-      var field = NG.field(label, input);
-      field.appendChild(out);
-      return field;
-    }
+    function range(name, min, max, step, value, label) { return NG.rangeField(name, min, max, step, value, label, function () { redraw(); }); }
     var controls = NG.el('div', { class: 'ng-controls' }, [
       range('scale', 0, 4, 0.05, 4, t('cond.scale')),
       range('rho', -0.9, 0.99, 0.01, 0.9, t('cond.rho')),
     ]);
-    var svg = NG.svg('svg', { viewBox: '0 0 ' + W + ' ' + Hh, width: W, height: Hh, role: 'img', 'aria-label': t('cond.figure') });
+    var svg = NG.svg('svg', { viewBox: '0 0 ' + W + ' ' + Hh, width: W, height: Hh, role: 'img', 'aria-label': t('cond.figure', { n: N_STEPS }),
+                              'data-pixels-per-unit': K, 'data-origin': px(0) + ',' + py(0) });
     var figure = NG.el('div', { class: 'ng-figure' }, []);
     figure.appendChild(svg);
     var axes = NG.svg('g', { stroke: 'var(--line)' }, svg);
@@ -103,7 +56,8 @@
     NG.svg('line', { x1: px(0), y1: 0, x2: px(0), y2: Hh }, axes);
     var contours = NG.svg('g', { fill: 'none', stroke: 'var(--muted)', 'stroke-opacity': 0.55 }, svg);
     var lines = {};
-    [['raw', 'var(--ln)'], ['standardized', 'var(--rms)']].forEach(function (pair) {
+    // the videos' colours: before standardizing RMSNorm's, after it LayerNorm's (scenes/conditioning.py)
+    [['raw', 'var(--rms)'], ['standardized', 'var(--ln)']].forEach(function (pair) {
       lines[pair[0]] = NG.svg('polyline', { 'data-path': pair[0], fill: 'none', stroke: pair[1], 'stroke-width': 2, 'stroke-linejoin': 'round' }, svg);
     });
     NG.svg('circle', { cx: px(START[0]), cy: py(START[1]), r: 4, fill: 'var(--fg)' }, svg);
@@ -115,7 +69,8 @@
     var head = NG.el('tr', {}, [NG.el('td'), NG.el('th', { scope: 'col', text: t('cond.raw') }), NG.el('th', { scope: 'col', text: t('cond.standardized') })]);
     table.appendChild(NG.el('thead', {}, [head]));
     var body = NG.el('tbody');
-    [['kappa', 'κ'], ['step-limit', t('cond.step-limit')], ['step', t('cond.step')], ['steps', t('cond.steps')]].forEach(function (row) {
+    [['kappa', 'κ'], ['step-limit', t('cond.step-limit')], ['step', t('cond.step', { fraction: NG.fixed(FRACTION, 1) })],
+     ['steps', t('cond.steps', { tol: NG.sci(TOL) })]].forEach(function (row) {
       body.appendChild(NG.el('tr', {}, [
         NG.el('th', { scope: 'row', text: row[1] }),
         NG.el('td', { 'data-out': row[0] + '-raw' }),
@@ -123,20 +78,15 @@
       ]));
     });
     table.appendChild(body);
-    var legend = NG.el('p', { class: 'ng-legend' });
-    [['ln', t('cond.legend.raw')], ['rms', t('cond.legend.standardized')]].forEach(function (item) {
-      var swatch = NG.el('span', { class: 'ng-swatch', 'aria-hidden': 'true' });
-      swatch.style.background = 'var(--' + item[0] + ')';
-      legend.appendChild(NG.el('span', { class: 'ng-legend-item' }, [swatch, item[1]]));
-    });
+    var legend = NG.legend([['rms', t('cond.legend.raw', { n: N_STEPS })], ['ln', t('cond.legend.standardized', { n: N_STEPS })]]);
     var note = NG.el('p', { class: 'ng-note', 'data-out': 'note' });
     root.appendChild(controls);
     root.appendChild(NG.el('div', { class: 'ng-side' }, [figure, NG.el('div', { class: 'ng-side-text' }, [table, legend, note])]));
 
     function out(name, value, digits) {
-      var node = root.querySelector('[data-out="' + name + '"]');
-      node.setAttribute('data-value', NG.exact(value));
-      node.textContent = digits === 'int' ? formatCount(value) : (Math.abs(value) >= 1e4 || Math.abs(value) < 1e-3 ? NG.sci(value, 3) : NG.fmt(value, digits));
+      NG.showValue(root.querySelector('[data-out="' + name + '"]'), value, function (v) {
+        return digits === 'int' ? formatCount(v) : (Math.abs(v) >= 1e4 || Math.abs(v) < 1e-3 ? NG.sci(v, 3) : NG.fmt(v, digits));
+      });
     }
     function formatCount(n) {
       if (!isFinite(n)) return '∞';
@@ -152,8 +102,8 @@
       root.setAttribute('data-rho', NG.exact(rho));
       root.querySelector('[data-out="scale-shown"]').textContent = exponent === 0 ? '1' : NG.sci(s, 2);
       root.querySelector('[data-out="rho-shown"]').textContent = NG.fmt(rho, 2);
-      var raw = problem([1, rho * s, s * s], [START[0], START[1] / s]);
-      var std = problem([1, rho, 1], START.slice());
+      var raw = problem([[1, rho * s], [rho * s, s * s]], [START[0], START[1] / s]);
+      var std = problem([[1, rho], [rho, 1]], START.slice());
       [['raw', raw], ['standardized', std]].forEach(function (pair) {
         var p = pair[1], name = pair[0];
         out('kappa-' + name, p.kappa, 2);
@@ -166,17 +116,18 @@
         var scaleU2 = name === 'raw' ? s : 1;
         line.setAttribute('points', p.path.map(function (w) {
           var u = [w[0], w[1] * scaleU2];
-          return px(Math.max(-2 * R, Math.min(2 * R, u[0]))).toFixed(2) + ',' + py(Math.max(-2 * R, Math.min(2 * R, u[1]))).toFixed(2);
+          return px(Math.max(-2 * R, Math.min(2 * R, u[0]))).toFixed(3) + ',' + py(Math.max(-2 * R, Math.min(2 * R, u[1]))).toFixed(3);
         }).join(' '));
       });
-      // level sets of ½uᵀRu through u₀ (normgeo.contour_levels, ratio 0.3): the same ellipses for both
+      // level sets of ½uᵀRu through u₀ and below it (normgeo.contour_levels, ratio 0.3; quadratic_contours),
+      // the same ellipses for both problems in u = S·w; drawn point by point through px, py (y up)
       contours.innerHTML = '';
-      var top = 0.5 * (START[0] * START[0] + 2 * rho * START[0] * START[1] + START[1] * START[1]);
-      for (var k = 0; k < 5; k++) {
-        var level = top * Math.pow(0.3, k);
-        var a = Math.sqrt(2 * level / (1 + rho)), b = Math.sqrt(2 * level / (1 - rho));
-        NG.svg('ellipse', { cx: px(0), cy: py(0), rx: a * K, ry: b * K, transform: 'rotate(45 ' + px(0) + ' ' + py(0) + ')' }, contours);
-      }
+      var correlation = [[1, rho], [rho, 1]];
+      var levels = NG.math.contour_levels(correlation, START, 5, 0.3);
+      NG.math.quadratic_contours(correlation, levels, 120).forEach(function (curve, k) {
+        var d = curve.map(function (u, i) { return (i ? 'L' : 'M') + px(u[0]).toFixed(3) + ',' + py(u[1]).toFixed(3); }).join('') + 'Z';
+        NG.svg('path', { d: d, 'data-level': NG.exact(levels[k]) }, contours);
+      });
       note.textContent = t('cond.note', { kappa: NG.fmt(std.kappa, 2), rho: NG.fmt(rho, 2) });
     });
 

@@ -14,39 +14,12 @@
 (function () {
   'use strict';
   var NG = window.NormGeo;
-  var DEFAULT = [[1, 2, 3, 10], [2, 4, 1, 8], [3, 1, 5, 12], [0, 3, 2, 9]];
+  var DATA = window.NORMGEO_DATA;                 // from the kit (scenes/kit/site_data.py)
+  var DEFAULT = DATA.sourceGrid;                  // the lesson's grid, written once, in the kit
+  var SHADES = DATA.shades;                       // the videos' group opacities cycle through this many
   var LAYERS = ['none', 'batchnorm', 'layernorm', 'rmsnorm', 'groupnorm'];
   var PARTS = ['centre', 'scale', 'affine'];
-  var ROWS = 4, COLS = 4;
-
-  function divisors(n) {
-    var out = [];
-    for (var d = 1; d <= n; d++) if (n % d === 0) out.push(d);
-    return out;
-  }
-
-  /** Labels 0, 1, … in order of first appearance: normgeo.statistic_groups. */
-  function groupLabels(layer, groups) {
-    var raw = [], r, c;
-    for (r = 0; r < ROWS; r++) {
-      raw.push([]);
-      for (c = 0; c < COLS; c++) {
-        var key;
-        if (layer === 'none') key = r * COLS + c;
-        else if (layer === 'batchnorm') key = c;
-        else if (layer === 'groupnorm') key = r * groups + Math.floor(c / (COLS / groups));
-        else key = r;
-        raw[r].push(key);
-      }
-    }
-    var seen = {}, next = 0;
-    return raw.map(function (row) {
-      return row.map(function (key) {
-        if (!(key in seen)) seen[key] = next++;
-        return seen[key];
-      });
-    });
-  }
+  var ROWS = DEFAULT.length, COLS = DEFAULT[0].length;
 
   NG.widgets.grid = function (root, options) {
     var lang = options.lang;
@@ -57,10 +30,11 @@
       groups: 2,
       epsText: '1e-5',
       lit: null,
+      askedGroups: null,   // a count asked for by script (set), checked like the list's
     };
     root.classList.add('ng-widget', 'ng-grid');
     root.setAttribute('role', 'group');
-    root.setAttribute('aria-label', t('grid.label'));
+    root.setAttribute('aria-label', t('grid.label', { rows: ROWS, cols: COLS }));
     root.innerHTML = '';
 
     // ---- formula with lit parts
@@ -100,7 +74,7 @@
       tabs.appendChild(button);
     });
     var groupsSelect = NG.el('select', { 'data-control': 'groups' });
-    divisors(COLS).forEach(function (d) {
+    NG.math.group_counts(COLS).forEach(function (d) {  // only counts that leave two values per group
       groupsSelect.appendChild(NG.el('option', { value: d, text: String(d) }));
     });
     groupsSelect.value = String(state.groups);
@@ -183,8 +157,9 @@
     var redraw = NG.timed('grid', function () {
       var messages = [];
       // groups: one value per group is refused, the last good count stays
-      var wanted = parseInt(groupsSelect.value, 10);
-      if (COLS / wanted < 2) {
+      var wanted = state.askedGroups !== null ? state.askedGroups : parseInt(groupsSelect.value, 10);
+      state.askedGroups = null;
+      if (NG.math.group_counts(COLS).indexOf(wanted) < 0) {  // only by script: the list offers valid counts
         messages.push(t('grid.error.one-per-group', { groups: wanted }));
         NG.markInvalid(groupsSelect, t('grid.error.one-per-group', { groups: wanted }));
         groupsSelect.value = String(state.groups);
@@ -215,7 +190,7 @@
         }
       }
       var layer = state.layer;
-      var labels = groupLabels(layer, state.groups);
+      var labels = NG.math.statistic_groups(layer, ROWS, COLS, state.groups);
       var count = 0;
       labels.forEach(function (row) { row.forEach(function (k) { count = Math.max(count, k + 1); }); });
       var out = values.map(function (row) { return row.map(function () { return null; }); });
@@ -228,7 +203,7 @@
         if (missing) { cells.forEach(function (rc) { reasons[rc[0]][rc[1]] = 'input'; }); continue; }
         if (layer === 'none') { out[cells[0][0]][cells[0][1]] = group[0]; continue; }
         if (eps === null) { cells.forEach(function (rc) { reasons[rc[0]][rc[1]] = 'eps'; }); continue; }
-        var normalized = NG.normalizeGroup(group, layer !== 'rmsnorm', eps);
+        var normalized = NG.math.normalize(group, layer !== 'rmsnorm', eps);
         if (normalized === null) {
           cells.forEach(function (rc) { reasons[rc[0]][rc[1]] = 'degenerate'; });
           messages.push(t(layer === 'rmsnorm' ? 'grid.error.zero-group' : 'grid.error.constant-group', { cells: describe(layer, cells) }));
@@ -246,33 +221,26 @@
         for (c = 0; c < COLS; c++) {
           var cell = outputs[r][c];
           var value = out[r][c];
-          var shadeClass = shade ? 'ng-shade ng-g' + (labels[r][c] % 8) : '';
+          var shadeClass = shade ? 'ng-shade ng-g' + (labels[r][c] % SHADES) : '';
           cell.className = 'ng-out ' + shadeClass + (value === null ? ' ng-missing' : '');
           inputs[r][c].parentNode.className = shadeClass;
           cell.setAttribute('data-group', String(labels[r][c]));
-          if (value === null) {
-            cell.removeAttribute('data-value');
-            cell.textContent = '—';
-            cell.title = t('grid.missing.' + reasons[r][c]);
-          } else {
-            cell.setAttribute('data-value', NG.exact(value));
-            cell.textContent = NG.fmt(value, layer === 'none' ? 2 : 3);
-            cell.removeAttribute('title');
-          }
+          NG.showValue(cell, value, function (v) { return NG.fmt(v, layer === 'none' ? 2 : 3); });
+          if (value === null) cell.title = t('grid.missing.' + reasons[r][c]);
+          else cell.removeAttribute('title');
         }
       }
-      // RMSNorm: each output row's RMS and mean (the same sums as normgeo.statistics_by_group)
+      // RMSNorm: each output row's RMS and mean (normgeo.statistics_by_group over the rows)
       var showStats = layer === 'rmsnorm';
       root.classList.toggle('ng-show-stats', showStats);
       for (r = 0; r < ROWS; r++) {
         var row = out[r];
         var complete = showStats && row.every(function (v) { return v !== null; });
-        var rms = complete ? Math.sqrt(NG.mean(row.map(function (v) { return v * v; }))) : null;
-        var mean = complete ? NG.mean(row) : null;
-        [['rms', rms], ['mean', mean]].forEach(function (pair) {
+        var stats = complete ? NG.math.statistics_by_group([row], [row.map(function () { return 0; })]) : null;
+        [['rms', stats && stats.rms[0]], ['mean', stats && stats.mean[0]]].forEach(function (pair) {
           var node = statCells[pair[0]][r];
-          if (pair[1] === null) { node.removeAttribute('data-value'); node.textContent = showStats ? '—' : ''; }
-          else { node.setAttribute('data-value', NG.exact(pair[1])); node.textContent = NG.fmt(pair[1], 3); }
+          NG.showValue(node, complete ? pair[1] : null);
+          if (!complete) node.textContent = showStats ? '—' : '';
         });
       }
       root.querySelector('[data-out="averaged-over"]').textContent = t('grid.axes.' + layer, { groups: state.groups, size: COLS / state.groups });
@@ -296,7 +264,7 @@
       set: function (values) {
         if (values.texts) { state.texts = values.texts.map(function (row) { return row.map(String); }); inputs.forEach(function (row, r) { row.forEach(function (input, c) { input.value = state.texts[r][c]; }); }); }
         if (values.eps !== undefined) { epsInput.value = String(values.eps); state.epsText = epsInput.value; }
-        if (values.groups !== undefined) groupsSelect.value = String(values.groups);
+        if (values.groups !== undefined) state.askedGroups = Number(values.groups);
         if (values.layer) state.layer = values.layer;
         redraw();
       },

@@ -7,6 +7,9 @@
  *   vectors   [data-vec="x|mean-part|centred|hat|ones"] with data-x1, data-x2, data-x3 (full precision);
  *             "hat" (x̂ = LayerNorm(x)) has none when σ = 0 at ε = 0
  *   readouts  [data-out="mu|sigma|norm-hat"] with data-value; [data-out="message"]
+ *   geometry  the svg's data-pixels-per-unit (K), data-origin ("x,y") and data-drawn-scale (f, a power of ten, 1
+ *             unless x is long): x, μ·1 and x − μ·1 are drawn as f·p, and a point p at origin + K·(p·r, −p·u),
+ *             r and u the screen's right and up, orthonormal to the view direction (r = e₃ × view normalized)
  *   controls  [data-control="x1|x2|x3|eps"] (text); buttons [data-view="edge|face"]; the figure turns by
  *             dragging, or with the arrow keys when focused
  */
@@ -14,9 +17,10 @@
   'use strict';
   var NG = window.NormGeo;
   var SIZE = 440;
+  var MAX_REACH = 8;   // beyond this the drawn vectors are shortened by a power of ten
   var SQ3 = Math.sqrt(3);
-  var E1 = [1 / Math.SQRT2, -1 / Math.SQRT2, 0];
-  var E2 = [1 / Math.sqrt(6), 1 / Math.sqrt(6), -2 / Math.sqrt(6)];
+  var BASIS = NG.math.hyperplane_basis(3), E1 = BASIS[0], E2 = BASIS[1];  // normgeo.hyperplane_basis(3)
+  var CIRCLE = NG.math.circle_in_plane(E1, E2, SQ3, 96);                 // the plane ∩ the sphere of radius √3
   var VIEWS = {
     face: { azimuth: 45, elevation: Math.asin(1 / SQ3) * 180 / Math.PI },  // looking along 1
     edge: { azimuth: -45, elevation: 0 },                                  // looking perpendicular to 1
@@ -39,11 +43,7 @@
     figure.appendChild(svg);
     var scene = NG.svg('g', {}, svg);
 
-    function textInput(name, value, label) {
-      var input = NG.el('input', { type: 'text', inputmode: 'decimal', size: 6, 'data-control': name, value: value, spellcheck: 'false', autocomplete: 'off' });
-      input.addEventListener('input', function () { redraw(); });
-      return NG.field(label, input);
-    }
+    function textInput(name, value, label) { return NG.numberField(name, value, label, function () { redraw(); }, 6); }
     var controls = NG.el('div', { class: 'ng-controls' }, [
       textInput('x1', String(state.x[0]), 'x₁'), textInput('x2', String(state.x[1]), 'x₂'), textInput('x3', String(state.x[2]), 'x₃'),
       textInput('eps', '0', 'ε'),
@@ -64,28 +64,25 @@
       vectorsList.appendChild(NG.el('dt', { text: row[1] }));
       vectorsList.appendChild(NG.el('dd', { 'data-vec-text': row[0] }));
     });
-    var legend = NG.el('p', { class: 'ng-legend' });
-    [['x', 'x'], ['muted', 'μ·𝟏'], ['l2', 'x − μ·𝟏'], ['ln', 'x̂'], ['rms', t('ln3.legend.circle')]].forEach(function (item) {
-      var swatch = NG.el('span', { class: 'ng-swatch', 'aria-hidden': 'true' });
-      swatch.style.background = 'var(--' + item[0] + ')';
-      legend.appendChild(NG.el('span', { class: 'ng-legend-item' }, [swatch, item[1]]));
-    });
+    var legend = NG.legend([['x', 'x'], ['mean-part', 'μ·𝟏'], ['centred-part', 'x − μ·𝟏'], ['hyperplane', t('ln3.legend.plane')],
+                            ['sphere', t('ln3.legend.sphere')], ['ln', t('ln3.legend.circle')]]);
     var message = NG.el('p', { class: 'ng-message', role: 'status', 'aria-live': 'polite', 'data-out': 'message' });
+    var scaledNote = NG.el('p', { class: 'ng-note', 'data-out': 'scaled', 'aria-live': 'polite' });
     var readout = NG.el('div', { class: 'ng-readout' }, [dl, vectorsList]);
-    root.appendChild(NG.el('div', { class: 'ng-side' }, [figure, NG.el('div', { class: 'ng-side-text' }, [controls, views, readout, legend])]));
+    root.appendChild(NG.el('div', { class: 'ng-side' }, [figure, NG.el('div', { class: 'ng-side-text' }, [controls, views, readout, legend, scaledNote])]));
     root.appendChild(message);
 
     // turning: drag, or arrow keys on the focused figure
     var drag = null;
-    svg.addEventListener('pointerdown', function (event) { drag = { x: event.clientX, y: event.clientY, a: state.azimuth, e: state.elevation }; svg.setPointerCapture(event.pointerId); event.preventDefault(); });
-    svg.addEventListener('pointermove', function (event) {
-      if (!drag) return;
-      state.azimuth = drag.a - (event.clientX - drag.x) * 0.5;
-      state.elevation = Math.max(-89, Math.min(89, drag.e + (event.clientY - drag.y) * 0.5));
-      redraw();
+    NG.drag(svg, {
+      start: function (event) { drag = { x: event.clientX, y: event.clientY, a: state.azimuth, e: state.elevation }; },
+      move: function (event) {
+        state.azimuth = drag.a - (event.clientX - drag.x) * 0.5;
+        state.elevation = Math.max(-89, Math.min(89, drag.e + (event.clientY - drag.y) * 0.5));
+        redraw();
+      },
+      end: function () { drag = null; },
     });
-    svg.addEventListener('pointerup', function () { drag = null; });
-    svg.addEventListener('pointercancel', function () { drag = null; });
     svg.addEventListener('keydown', function (event) {
       var d = { ArrowLeft: [-5, 0], ArrowRight: [5, 0], ArrowUp: [0, 5], ArrowDown: [0, -5] }[event.key];
       if (!d) return;
@@ -104,40 +101,25 @@
         node.setAttribute('data-x1', NG.exact(v[0])); node.setAttribute('data-x2', NG.exact(v[1])); node.setAttribute('data-x3', NG.exact(v[2]));
       });
       var text = root.querySelector('[data-vec-text="' + name + '"]');
-      if (text) text.textContent = v ? '(' + v.map(function (c) { return NG.fmt(c, 3); }).join(NG.listSep()) + ')' : '—';
+      if (text) text.textContent = v ? NG.fmtVector(v) : '—';
     }
-    function out(name, value) {
-      var node = root.querySelector('[data-out="' + name + '"]');
-      if (value === null) { node.removeAttribute('data-value'); node.textContent = '—'; }
-      else { node.setAttribute('data-value', NG.exact(value)); node.textContent = NG.fmt(value, 3); }
-    }
+    function out(name, value) { NG.showValue(root.querySelector('[data-out="' + name + '"]'), value); }
 
     var redraw = NG.timed('layernorm-3d', function () {
       var messages = [];
       var values = ['x1', 'x2', 'x3', 'eps'].map(function (name) {
-        var input = field(name);
-        var parsed = NG.parse(input.value, name === 'eps' ? { nonnegative: true } : undefined);
-        if (!parsed.ok) {
-          var text = t('v2.error.field', { name: input.closest('label').querySelector('.ng-field-label').textContent, reason: NG.reasonText(lang, parsed.reason) });
-          NG.markInvalid(input, text);
-          messages.push(text);
-          return null;
-        }
-        NG.markInvalid(input, null);
-        return parsed.value;
+        return NG.readNumber(lang, field(name), name === 'eps' ? { nonnegative: true } : undefined, messages);
       });
       if (values[0] !== null && values[1] !== null && values[2] !== null) state.x = values.slice(0, 3);
       var eps = values[3];
       var x = state.x;
-      // normgeo.decompose: μ = mean(x), μ·1, x − μ·1; x̂ = normgeo.layer_norm(x, eps)
-      var mu = NG.mean(x);
-      var meanPart = [mu, mu, mu];
-      var centred = [x[0] - mu, x[1] - mu, x[2] - mu];
-      var hat = eps === null ? null : NG.normalizeGroup(x, true, eps);
+      // normgeo.decompose, mean_and_spread and layer_norm
+      var parts = NG.math.decompose(x), mu = parts.mean;
+      var meanPart = parts.mean_part, centred = parts.centred_part;
+      var hat = eps === null ? null : NG.math.layer_norm(x, eps);
       if (eps !== null && !hat) messages.push(t('ln3.error.sigma'));
-      var sigma = Math.sqrt(NG.mean(centred.map(function (c) { return c * c; })));
       setVec('x', x); setVec('mean-part', meanPart); setVec('centred', centred); setVec('hat', hat); setVec('ones', [1, 1, 1]);
-      out('mu', mu); out('sigma', sigma); out('norm-hat', hat ? Math.sqrt(dot(hat, hat)) : null);
+      out('mu', mu); out('sigma', NG.math.mean_and_spread(x).spread); out('norm-hat', hat ? NG.math.euclidean_norm(hat) : null);
       root.setAttribute('data-eps', eps === null ? '' : NG.exact(eps));
       message.textContent = messages.join(' ');
       draw(x, meanPart, centred, hat);
@@ -151,13 +133,23 @@
       root.setAttribute('data-azimuth', NG.exact(state.azimuth));
       root.setAttribute('data-elevation', NG.exact(state.elevation));
       root.setAttribute('data-view-x', NG.exact(view[0])); root.setAttribute('data-view-y', NG.exact(view[1])); root.setAttribute('data-view-z', NG.exact(view[2]));
-      var reach = Math.max(2.6, 1.12 * Math.sqrt(dot(x, x)), 1.12 * Math.sqrt(dot(meanPart, meanPart)));
+      // a long x is drawn shortened by a power of ten f (stated below the figure), so that the sphere,
+      // the circle and x̂ stay visible: LayerNorm(f·x) = LayerNorm(x) at ε = 0 (norms without overflow)
+      var length = NG.math.euclidean_norm(x);
+      var f = length * 1.12 > MAX_REACH ? Math.pow(10, -Math.ceil(Math.log10(length * 1.12 / MAX_REACH))) : 1;
+      var full = { x: x, meanPart: meanPart, centred: centred };
+      x = scale(x, f); meanPart = scale(meanPart, f); centred = scale(centred, f);
+      svg.setAttribute('data-drawn-scale', NG.exact(f));
+      scaledNote.textContent = f === 1 ? '' : t('ln3.scaled', { factor: NG.sci(f) });
+      var reach = Math.max(2.6, 1.12 * NG.math.euclidean_norm(x), 1.12 * NG.math.euclidean_norm(meanPart));
       var K = SIZE / 2 / reach;
+      svg.setAttribute('data-pixels-per-unit', NG.exact(K));
+      svg.setAttribute('data-origin', SIZE / 2 + ',' + SIZE / 2);
       var P = function (p) { return [SIZE / 2 + dot(p, right) * K, SIZE / 2 - dot(p, up) * K]; };
       var depth = function (p) { return dot(p, view); };
       scene.innerHTML = '';
       var g = function (tag, attrs) { return NG.svg(tag, attrs, scene); };
-      var pts = function (list) { return list.map(function (p) { var q = P(p); return q[0].toFixed(2) + ',' + q[1].toFixed(2); }).join(' '); };
+      var pts = function (list) { return list.map(function (p) { var q = P(p); return q[0].toFixed(3) + ',' + q[1].toFixed(3); }).join(' '); };
       // axes
       [[1, 0, 0], [0, 1, 0], [0, 0, 1]].forEach(function (axis, i) {
         var end = scale(axis, reach * 0.92);
@@ -167,15 +159,14 @@
       });
       // sphere of radius √3: its outline, and the plane patch
       var c0 = P([0, 0, 0]);
-      g('circle', { cx: c0[0], cy: c0[1], r: SQ3 * K, fill: 'var(--plane)', stroke: 'var(--rms)', 'stroke-opacity': 0.45, 'stroke-width': 1 });
+      g('circle', { cx: c0[0], cy: c0[1], r: SQ3 * K, fill: 'none', stroke: 'var(--sphere)', 'stroke-opacity': 0.6, 'stroke-width': 1 });
       var h = Math.min(reach * 0.9, 2.6);
       var corners = [[1, 1], [1, -1], [-1, -1], [-1, 1]].map(function (s) { return [0, 1, 2].map(function (k) { return h * (s[0] * E1[k] + s[1] * E2[k]); }); });
-      g('polygon', { points: pts(corners), fill: 'var(--plane)', stroke: 'var(--l2)', 'stroke-opacity': 0.5, 'stroke-width': 1 });
+      g('polygon', { points: pts(corners), fill: 'var(--hyperplane)', 'fill-opacity': 0.16, stroke: 'var(--hyperplane)', 'stroke-opacity': 0.6, 'stroke-width': 1 });
       // the circle where plane and sphere meet: front solid, back dashed
       var front = [], back = [];
-      for (var i = 0; i <= 96; i++) {
-        var a2 = 2 * Math.PI * i / 96;
-        var p = [0, 1, 2].map(function (k) { return SQ3 * (Math.cos(a2) * E1[k] + Math.sin(a2) * E2[k]); });
+      for (var i = 0; i <= CIRCLE.length; i++) {
+        var p = CIRCLE[i % CIRCLE.length];
         var seen = depth(p) >= -1e-9;  // face-on every point has depth 0: draw them all in front
         (seen ? front : back).push(p);
         (seen ? back : front).push(null);
@@ -184,20 +175,20 @@
         var run = [];
         spec[0].concat([null]).forEach(function (p) {
           if (p) { run.push(p); return; }
-          if (run.length > 1) g('polyline', { points: pts(run), fill: 'none', stroke: 'var(--rms)', 'stroke-width': 2.5, 'stroke-opacity': spec[2], 'stroke-dasharray': spec[1] });
+          if (run.length > 1) g('polyline', { 'data-set': 'circle', points: pts(run), fill: 'none', stroke: 'var(--ln)', 'stroke-width': 2.5, 'stroke-opacity': spec[2], 'stroke-dasharray': spec[1] });
           run = [];
         });
       });
       // the line along 1 and the vector 1
       var ones = [1, 1, 1], unit = scale(ones, 1 / SQ3);
       var la = P(scale(unit, -reach)), lb = P(scale(unit, reach));
-      g('line', { x1: la[0], y1: la[1], x2: lb[0], y2: lb[1], stroke: 'var(--muted)', 'stroke-dasharray': '2 4' });
-      arrow([0, 0, 0], ones, 'var(--muted)', 'ones', '𝟏', 1.5);
+      g('line', { x1: la[0], y1: la[1], x2: lb[0], y2: lb[1], stroke: 'var(--mean-part)', 'stroke-dasharray': '2 4' });
+      arrow([0, 0, 0], ones, 'var(--mean-part)', 'ones', '𝟏', 1.5);
       // the decomposition
-      arrow([0, 0, 0], meanPart, 'var(--muted)', 'mean-part', 'μ·𝟏', 2.5);
-      arrow([0, 0, 0], centred, 'var(--l2)', 'centred', 'x − μ·𝟏', 2.5);
+      arrow([0, 0, 0], meanPart, 'var(--mean-part)', 'mean-part', 'μ·𝟏', 2.5);
+      arrow([0, 0, 0], centred, 'var(--centred-part)', 'centred', 'x − μ·𝟏', 2.5);
       var m = P(meanPart), xe = P(x);
-      g('line', { x1: m[0], y1: m[1], x2: xe[0], y2: xe[1], stroke: 'var(--l2)', 'stroke-dasharray': '4 3', 'stroke-width': 1.5 });
+      g('line', { x1: m[0], y1: m[1], x2: xe[0], y2: xe[1], stroke: 'var(--centred-part)', 'stroke-dasharray': '4 3', 'stroke-width': 1.5 });
       var ce = P(centred);
       g('line', { x1: ce[0], y1: ce[1], x2: xe[0], y2: xe[1], stroke: 'var(--muted)', 'stroke-dasharray': '4 3', 'stroke-width': 1 });
       arrow([0, 0, 0], x, 'var(--x)', 'x', 'x', 2.5);
@@ -215,10 +206,10 @@
         if (name === 'ones') { ox = -dy / len * 10; oy = dx / len * 10; }     // to the other side of its tip
         var anchor = Math.abs(ox) < 4 ? 'middle' : ox < 0 ? 'end' : 'start';
         var text = g('text', { x: at[0] + ox, y: at[1] + oy + 4, 'text-anchor': anchor, 'font-size': 13, 'font-weight': 'bold', text: label });
-        text.style.fill = colour;
+        text.style.fill = colour.replace(/\)$/, '-text)');  // the same colour, readable as text
         return line;
       }
-      setVec('x', x); setVec('mean-part', meanPart); setVec('centred', centred); setVec('hat', hat); setVec('ones', ones);
+      setVec('x', full.x); setVec('mean-part', full.meanPart); setVec('centred', full.centred); setVec('hat', hat); setVec('ones', ones);
     }
 
     redraw();

@@ -1,9 +1,9 @@
-/* normgeo widgets: the small shared helper (no framework, no build step, nothing fetched).
+/* normgeo widgets: the shared UI pieces (no framework, no build step, nothing fetched): text and
+ * numbers in the page's language, fields, outputs, legends, dragging. The math is in ng-math.js.
  *
  * Every widget is a function NormGeo.widgets[name](root, options) that builds its DOM inside
  * `root` (which carries data-widget="name"), keeps its state in one object and redraws
- * everything from that state on every input. Numbers follow normgeo's numpy core operation
- * for operation (float64), so the browser tests can compare them at 1e-12.
+ * everything from that state on every input.
  */
 (function () {
   'use strict';
@@ -12,18 +12,61 @@
   var SVGNS = 'http://www.w3.org/2000/svg';
   var LANGS = ['en', 'zh', 'ru'];
 
-  /** UI text: NORMGEO_TEXT[key][lang], with {name} placeholders filled from vars. */
+  /** UI text: NORMGEO_TEXT[key][lang] filled as the kit fills the scenes' text (scenes/kit/text.py):
+   *  {name} is vars[name]; {n, plural, one {# step} few {…} many {…} other {…}} is the branch of the
+   *  CLDR plural category of vars.n in ``lang`` (Intl.PluralRules), # standing for vars.n as given;
+   *  {{ and }} are literal braces. */
   NG.t = function (lang, key, vars) {
     var table = window.NORMGEO_TEXT || {};
     var entry = table[key];
     var text = entry ? (entry[lang] || entry.en) : key;
-    if (vars) {
-      text = text.replace(/\{(\w+)\}/g, function (m, name) {
-        return Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m;
-      });
-    }
-    return text;
+    return NG.fill(text, vars || {}, lang);
   };
+
+  NG.fill = function (template, vars, lang) {
+    var out = sequence(template, 0, true, vars, lang, null);
+    return out.text;
+  };
+
+  function sequence(template, position, top, vars, lang, hash) {
+    var text = '';
+    while (position < template.length) {
+      var char = template.charAt(position);
+      if (template.substr(position, 2) === '{{') { text += '{'; position += 2; }
+      else if (top && template.substr(position, 2) === '}}') { text += '}'; position += 2; }
+      else if (char === '{') { var p = placeholder(template, position + 1, vars, lang); text += p.text; position = p.position; }
+      else if (char === '}') break;
+      else if (char === '#' && hash !== null) { text += hash; position += 1; }
+      else { text += char; position += 1; }
+    }
+    return { text: text, position: position };
+  }
+
+  function placeholder(template, position, vars, lang) {
+    var name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*/.exec(template.slice(position));
+    if (!name) return { text: '{', position: position };
+    position += name[0].length;
+    var key = name[1];
+    var has = Object.prototype.hasOwnProperty.call(vars, key);
+    if (template.charAt(position) === '}') return { text: has ? String(vars[key]) : '{' + key + '}', position: position + 1 };
+    var plural = /^,\s*plural\s*,/.exec(template.slice(position));
+    if (!plural) return { text: '{' + key, position: position };
+    position += plural[0].length;
+    var category = 'other';
+    try { category = new Intl.PluralRules(lang).select(Number(String(vars[key]).replace(',', '.').replace(/\s/g, ''))); } catch (e) { /* other */ }
+    var branches = {};
+    for (;;) {
+      var branch = /^\s*(zero|one|two|few|many|other)\s*\{/.exec(template.slice(position));
+      if (!branch) break;
+      var body = sequence(template, position + branch[0].length, false, vars, lang, has ? String(vars[key]) : '#');
+      branches[branch[1]] = body.text;
+      position = body.position + 1;
+    }
+    var closing = /^\s*\}/.exec(template.slice(position));
+    position += closing ? closing[0].length : 0;
+    var chosen = branches[category] !== undefined ? branches[category] : branches.other;
+    return { text: chosen === undefined ? '' : chosen, position: position };
+  }
 
   /** ?lang= and ?theme= of the page (falling back to <html lang> and the colour scheme). */
   NG.params = function () {
@@ -91,12 +134,40 @@
     var d = digits === undefined ? 3 : digits;
     var abs = Math.abs(x);
     if (abs !== 0 && (abs >= 1e6 || abs < Math.pow(10, -d))) return NG.sci(x, 3);
-    var text = x.toFixed(d);
-    if (/^-0\.?0*$/.test(text)) { text = text.slice(1); x = 0; }
+    return NG.fixed(x, d);
+  };
+
+  /** A vector's entries with one precision for all: 3 significant digits of its largest entry,
+   *  so rounding noise far below them (6.9·10⁻¹⁸ beside 0.04) reads 0, as the row above does. */
+  NG.fmtVector = function (values, significant) {
+    var largest = 0;
+    values.forEach(function (v) { largest = Math.max(largest, Math.abs(v)); });
+    var digits = significant === undefined ? 3 : significant;
+    var text;
+    if (largest !== 0 && (largest >= 1e6 || largest < 1e-3)) {
+      text = values.map(function (v) { return Math.abs(v) < largest * 1e-12 ? '0' : NG.sci(v, digits - 1); });
+    } else {
+      var decimals = largest === 0 ? digits : Math.max(0, digits - 1 - Math.floor(Math.log10(largest)));
+      text = values.map(function (v) { return NG.fixed(v, decimals); });
+    }
+    return '(' + text.join(NG.listSep()) + ')';
+  };
+
+  /** Fixed decimals in the language's conventions (never "−0.000"), without switching to 10ⁿ. */
+  NG.fixed = function (x, decimals) {
+    var text = x.toFixed(decimals);
+    if (/^-0\.?0*$/.test(text)) text = text.slice(1);
     try {
-      text = new Intl.NumberFormat(NG.lang, { minimumFractionDigits: d, maximumFractionDigits: d }).format(Number(text));
+      text = new Intl.NumberFormat(NG.lang, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(Number(text));
     } catch (e) { text = text.replace('.', NG.decimalSign()); }
     return text.replace(/^[-\u2212]/, '−');
+  };
+
+  /** A dragged coordinate rounded to what one pixel can tell apart: ``unitsPerPixel`` → decimals. */
+  NG.roundToPixel = function (value, unitsPerPixel) {
+    var decimals = Math.max(0, Math.ceil(-Math.log10(unitsPerPixel)));
+    var rounded = Number(value.toFixed(decimals));
+    return rounded === 0 ? 0 : rounded;  // never −0
   };
 
   /** Scientific notation with a superscript exponent: 1.23·10⁸. */
@@ -128,77 +199,6 @@
     if (!isFinite(value) || Math.abs(value) > NG.LIMIT) return { ok: false, reason: 'too-large' };
     if (opts && opts.nonnegative && value < 0) return { ok: false, reason: 'negative' };
     return { ok: true, value: value };
-  };
-
-  /** Sum in order, as numpy does for fewer than eight numbers. */
-  NG.sum = function (values) {
-    var total = 0;
-    for (var i = 0; i < values.length; i++) total += values[i];
-    return total;
-  };
-
-  NG.mean = function (values) { return NG.sum(values) / values.length; };
-
-  /**
-   * normgeo.normalize on one group: (x − μ)/√(σ² + ε), or x/√(mean(x²) + ε) without centring.
-   * Mirrors the core: computed on x/s with s = max(max|xᵢ|, √ε). Returns null when the group is
-   * constant (σ = 0) or zero (RMS = 0) at ε = 0, where the core raises.
-   */
-  NG.normalizeGroup = function (values, centre, eps) {
-    var largest = 0;
-    for (var i = 0; i < values.length; i++) largest = Math.max(largest, Math.abs(values[i]));
-    var scale = Math.max(largest, Math.sqrt(eps));
-    var safe = scale > 0 ? scale : 1.0;
-    var scaled = values.map(function (v) { return v / safe; });
-    if (centre) {
-      var mu = NG.mean(scaled);
-      scaled = scaled.map(function (v) { return v - mu; });
-    }
-    var relativeEps = Math.sqrt(eps) / safe;
-    var second = NG.mean(scaled.map(function (v) { return v * v; })) + relativeEps * relativeEps;
-    if (second === 0) return null;
-    var root = Math.sqrt(second);
-    return scaled.map(function (v) { return v / root; });
-  };
-
-  /** Eigenvalues of the symmetric 2×2 [[a, b], [b, c]] as LAPACK's dlae2 computes them:
-   *  {rt1 (larger in magnitude), rt2}. Accurate smaller eigenvalue even when κ is 10⁸. */
-  NG.dlae2 = function (a, b, c) {
-    var sm = a + c, df = a - c, adf = Math.abs(df), tb = b + b, ab = Math.abs(tb);
-    var acmx, acmn, rt, rt1, rt2;
-    if (Math.abs(a) > Math.abs(c)) { acmx = a; acmn = c; } else { acmx = c; acmn = a; }
-    if (adf > ab) rt = adf * Math.sqrt(1 + (ab / adf) * (ab / adf));
-    else if (adf < ab) rt = ab * Math.sqrt(1 + (adf / ab) * (adf / ab));
-    else rt = ab * Math.sqrt(2);
-    var sgn1;
-    if (sm < 0) { rt1 = 0.5 * (sm - rt); sgn1 = -1; rt2 = (acmx / rt1) * acmn - (b / rt1) * b; }
-    else if (sm > 0) { rt1 = 0.5 * (sm + rt); sgn1 = 1; rt2 = (acmx / rt1) * acmn - (b / rt1) * b; }
-    else { rt1 = 0.5 * rt; rt2 = -0.5 * rt; sgn1 = 1; }
-    return { rt1: rt1, rt2: rt2, sm: sm, df: df, rt: rt, tb: tb, ab: ab, sgn1: sgn1 };
-  };
-
-  /** LAPACK's dlaev2: eigenvalues and the unit eigenvector (cs1, sn1) of rt1. */
-  NG.dlaev2 = function (a, b, c) {
-    var r = NG.dlae2(a, b, c);
-    var cs, sgn2;
-    if (r.df >= 0) { cs = r.df + r.rt; sgn2 = 1; } else { cs = r.df - r.rt; sgn2 = -1; }
-    var acs = Math.abs(cs), cs1, sn1, ct, tn;
-    if (acs > r.ab) { ct = -r.tb / cs; sn1 = 1 / Math.sqrt(1 + ct * ct); cs1 = ct * sn1; }
-    else if (r.ab === 0) { cs1 = 1; sn1 = 0; }
-    else { tn = -cs / r.tb; cs1 = 1 / Math.sqrt(1 + tn * tn); sn1 = tn * cs1; }
-    if (r.sgn1 === sgn2) { tn = cs1; cs1 = -sn1; sn1 = tn; }
-    return { rt1: r.rt1, rt2: r.rt2, cs1: cs1, sn1: sn1 };
-  };
-
-  /** Ascending eigenvalues of [[a, b], [b, c]] as numpy.linalg.eigvalsh (LAPACK dsterf) finds them. */
-  NG.eigvalsh2 = function (a, b, c) {
-    var eps = Math.pow(2, -53);
-    if (Math.abs(b) <= Math.sqrt(Math.abs(a)) * Math.sqrt(Math.abs(c)) * eps) b = 0;
-    var e2 = b * b;
-    var values;
-    if (b === 0 || Math.abs(e2) <= eps * eps * Math.abs(a * c)) values = [a, c];
-    else { var r = NG.dlae2(a, Math.sqrt(e2), c); values = [r.rt1, r.rt2]; }
-    return values.sort(function (p, q) { return p - q; });
   };
 
   /** Performance: wrap a redraw so that each one leaves a measure named "normgeo:<widget>". */
@@ -248,6 +248,72 @@
       input.removeAttribute('title');
     }
     if (messageNode !== undefined) messageNode.textContent = message || '';
+  };
+
+  /** A text field for a number: <label>label <input data-control=name></label>; calls onInput. */
+  NG.numberField = function (name, value, label, onInput, size) {
+    var input = NG.el('input', { type: 'text', inputmode: 'decimal', size: size || 7, 'data-control': name, value: value, spellcheck: 'false', autocomplete: 'off' });
+    input.addEventListener('input', onInput);
+    return NG.field(label, input);
+  };
+
+  /** A slider with its value shown beside it in an <output data-out="<name>-shown">. */
+  NG.rangeField = function (name, min, max, step, value, label, onInput) {
+    var input = NG.el('input', { type: 'range', min: min, max: max, step: step, value: value, 'data-control': name });
+    var shown = NG.el('output', { class: 'ng-value', 'data-out': name + '-shown' });
+    input.addEventListener('input', onInput);
+    var field = NG.field(label, input);
+    field.appendChild(shown);
+    return field;
+  };
+
+  /** Read a number field: the value, or null with the field marked and the reason pushed on ``messages``. */
+  NG.readNumber = function (lang, input, opts, messages) {
+    var parsed = NG.parse(input.value, opts);
+    if (!parsed.ok) {
+      var name = input.closest('label').querySelector('.ng-field-label').textContent;
+      var text = NG.t(lang, 'v2.error.field', { name: name, reason: NG.reasonText(lang, parsed.reason) });
+      NG.markInvalid(input, text);
+      messages.push(text);
+      return null;
+    }
+    NG.markInvalid(input, null);
+    return parsed.value;
+  };
+
+  /** Show a number: data-value at full precision, the text rounded (``format`` or NG.fmt(·, 3)); null → "—". */
+  NG.showValue = function (node, value, format) {
+    if (value === null || value === undefined) { node.removeAttribute('data-value'); node.textContent = '—'; return; }
+    node.setAttribute('data-value', NG.exact(value));
+    node.textContent = format ? format(value) : NG.fmt(value, 3);
+  };
+
+  /** A legend: [[custom property, text], …] as colour swatches with their words. */
+  NG.legend = function (items) {
+    var legend = NG.el('p', { class: 'ng-legend' });
+    items.forEach(function (item) {
+      var swatch = NG.el('span', { class: 'ng-swatch', 'aria-hidden': 'true' });
+      swatch.style.background = 'var(--' + item[0] + ')';
+      legend.appendChild(NG.el('span', { class: 'ng-legend-item', 'data-legend': item[0] }, [swatch, item[1]]));
+    });
+    return legend;
+  };
+
+  /** Dragging on an SVG with mouse, pen or touch: handlers.start(event) (return false to ignore),
+   *  handlers.move(event) while the pointer is held (captured), handlers.end(). */
+  NG.drag = function (svg, handlers) {
+    var active = false;
+    svg.addEventListener('pointerdown', function (event) {
+      if (handlers.start && handlers.start(event) === false) return;
+      active = true;
+      svg.setPointerCapture(event.pointerId);
+      if (handlers.move) handlers.move(event);
+      event.preventDefault();
+    });
+    svg.addEventListener('pointermove', function (event) { if (active && handlers.move) handlers.move(event); });
+    var stop = function () { if (!active) return; active = false; if (handlers.end) handlers.end(); };
+    svg.addEventListener('pointerup', stop);
+    svg.addEventListener('pointercancel', stop);
   };
 
   NG.reasonText = function (lang, reason) { return NG.t(lang, 'error.' + reason, { limit: '10¹⁵⁰' }); };

@@ -35,6 +35,10 @@
       var href = node.getAttribute('data-href-' + theme);
       if (href) node.setAttribute('href', href);
     });
+    // a video rendered in one theme only plays in both: say so on the other theme's page
+    Array.prototype.forEach.call(document.querySelectorAll('[data-only-theme]'), function (note) {
+      note.hidden = note.getAttribute('data-only-theme') === theme;
+    });
     writeSnippets(theme);
   }
 

@@ -20,6 +20,8 @@
   var textNode = root.querySelector('[data-out="step-text"]');
   var statusNode = root.querySelector('[data-out="status"]');
   var hintNode = root.querySelector('[data-out="hint"]');
+  var fallbackNode = root.querySelector('[data-out="fallback"]');
+  var LANG_OF_FILE = /(?:^|\/)(?:video|lecture)\.(en|zh|ru)\.(?:dark|light)\./;  // the site's media names
   var theme = NG.effectiveTheme();
   if (query.get('text') === '1') textNode.hidden = false;
 
@@ -41,6 +43,16 @@
     });
   });
   root.setAttribute('data-total', String(steps.length));
+
+  // a language with nothing rendered plays another language's videos (and its text): say which
+  var shownLangs = {};
+  steps.forEach(function (step) { var m = LANG_OF_FILE.exec(step.src); if (m && m[1] !== lang) shownLangs[m[1]] = true; });
+  var others = Object.keys(shownLangs);
+  if (others.length) {
+    fallbackNode.textContent = t('present.fallback', { language: others.map(function (code) { return NG.t(code, 'page.lang-name'); }).join(', ') });
+    fallbackNode.hidden = false;
+  }
+  root.setAttribute('data-shown-langs', others.join(' '));
 
   var cursor = 0;          // steps completed; the next Space plays steps[cursor]
   var playing = false;
@@ -139,7 +151,7 @@
     root.requestFullscreen().catch(function () { /* refused: keep the window */ });
   }
 
-  document.addEventListener('keydown', function (event) {
+  document.addEventListener('keydown', function (event) {  // the hint stays in the bar below the picture
     if (event.altKey || event.ctrlKey || event.metaKey || !steps.length) return;
     var key = event.key;
     if (key === ' ' || key === 'Spacebar' || key === 'ArrowRight' || key === 'PageDown') { next(); }
@@ -150,7 +162,6 @@
     else if (key === 'f' || key === 'F') { fullScreen(); }
     else return;
     event.preventDefault();
-    hintNode.hidden = true;  // the keys are known now: keep the screen clean
   });
   video.addEventListener('click', function () { next(); });
 

@@ -8,6 +8,7 @@ data: or blob:.
 from __future__ import annotations
 
 import shutil
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -144,8 +145,7 @@ def site(tmp_path_factory, media_dir) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (./run test installs it)")
+    assert CHROMIUM.exists(), "Debian's chromium is not installed (./run test installs it)"
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -195,13 +195,14 @@ def open_page(browser):
         problems.check()
 
 
-AXE = Path(__file__).resolve().parents[2] / ".venv" / "node_modules" / "axe-core" / "axe.min.js"
+#: axe-core beside the Python that runs the tests (./run test installs it into .venv/node_modules)
+AXE = Path(sys.prefix) / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def axe_violations(page) -> list[dict]:
-    """Serious and critical violations found by axe-core injected into ``page``."""
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed (./run test installs it into .venv/node_modules)")
+    """Serious and critical violations found by axe-core injected into ``page``. Without axe-core
+    the scan cannot run: that is a failure, never a skip."""
+    assert AXE.is_file(), f"axe-core is not installed at {AXE} (./run test installs it into .venv/node_modules)"
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations'], preload: false})).violations")
     return [

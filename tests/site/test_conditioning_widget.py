@@ -1,8 +1,10 @@
-"""conditioning: κ, 2/L, the paths and the step counts equal normgeo's for the Hessian S·R·S."""
+"""conditioning: κ, 2/L, the paths and the step counts equal normgeo's for the Hessian S·R·S; the
+drawn contours lie on their level sets and the drawn paths are the core's, read back from the SVG."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -102,7 +104,101 @@ def test_sliders_by_keyboard_and_mouse(cond):
     check(result)
 
 
+GEOMETRY = """
+() => {
+  const root = document.querySelector('[data-widget="conditioning"]');
+  const svg = root.querySelector('svg');
+  const user = svg.getScreenCTM().inverse();
+  const matrix = (node) => { const m = user.multiply(node.getScreenCTM()); return [m.a, m.b, m.c, m.d, m.e, m.f]; };
+  return {
+    k: Number(svg.getAttribute('data-pixels-per-unit')),
+    origin: svg.getAttribute('data-origin').split(',').map(Number),
+    contours: [...root.querySelectorAll('path[data-level]')].map((p) => ({level: Number(p.getAttribute('data-level')), d: p.getAttribute('d'), m: matrix(p)})),
+    paths: Object.fromEntries([...root.querySelectorAll('[data-path]')].map((p) => [p.getAttribute('data-path'), {points: p.getAttribute('points'), m: matrix(p)}])),
+  };
+}
+"""
+ROUNDING = 0.0005  # the drawn coordinates have three decimals: each is off by at most half a thousandth of a pixel
+
+
+def drawn_points(text: str, m) -> np.ndarray:
+    """The numbers of an SVG path or points list as (x, y) pairs, through the element's own transform."""
+    xy = np.array([float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", text)]).reshape(-1, 2)
+    a, b, c, d, e, f = m
+    return np.column_stack([a * xy[:, 0] + c * xy[:, 1] + e, b * xy[:, 0] + d * xy[:, 1] + f])
+
+
+def to_data(points: np.ndarray, geometry) -> np.ndarray:
+    """The inverse of the drawing transform u ↦ (x₀ + K·u₁, y₀ − K·u₂)."""
+    (x0, y0), k = geometry["origin"], geometry["k"]
+    return np.column_stack([(points[:, 0] - x0) / k, (y0 - points[:, 1]) / k])
+
+
+def check_geometry(page):
+    """Each contour point on its level set ½uᵀRu = c to within what three decimals allow (|Δf| ≤
+    ‖Ru‖·‖Δu‖ + ½λ_max‖Δu‖², ‖Δu‖ ≤ √2·0.0005/K), the levels the core's, and each drawn path
+    point the core's iterate u = S·w (clamped to the view) to within the same rounding."""
+    geometry = page.evaluate(GEOMETRY)
+    rho = float(page.evaluate("document.querySelector('[data-widget=conditioning]').dataset.rho"))
+    s = float(page.evaluate("document.querySelector('[data-widget=conditioning]').dataset.scale"))
+    correlation = np.array([[1.0, rho], [rho, 1.0]])
+    levels = [c["level"] for c in geometry["contours"]]
+    np.testing.assert_allclose(levels, normgeo.contour_levels(correlation, [-2.6, 0.5], 5, 0.3), rtol=1e-12)
+    du = np.sqrt(2) * ROUNDING / geometry["k"]
+    lam = np.linalg.eigvalsh(correlation)[-1]
+    for contour in geometry["contours"]:
+        u = to_data(drawn_points(contour["d"], contour["m"]), geometry)
+        assert len(u) == 120
+        f = 0.5 * np.einsum("ij,jk,ik->i", u, correlation, u)
+        bound = np.linalg.norm(u @ correlation, axis=1) * du + 0.5 * lam * du**2 + 1e-12
+        worst = np.max(np.abs(f - contour["level"]) / bound)
+        assert worst <= 1.0, f"ρ={rho}: a contour point is off its level {contour['level']} by {worst:.3g}× the rounding bound"
+    for name, h in (("raw", np.array([[1.0, rho * s], [rho * s, s * s]])), ("standardized", correlation)):
+        start = np.array([-2.6, 0.5 / s]) if name == "raw" else np.array([-2.6, 0.5])
+        w = normgeo.gradient_descent_path(h, start, 0.9 * normgeo.largest_stable_step(h), 30)
+        u = np.clip(w * ([1.0, s] if name == "raw" else [1.0, 1.0]), -6.8, 6.8)
+        drawn = to_data(drawn_points(geometry["paths"][name]["points"], geometry["paths"][name]["m"]), geometry)
+        assert drawn.shape == u.shape
+        assert np.max(np.abs(drawn - u)) <= ROUNDING / geometry["k"] * 1.0001, name
+
+
+@pytest.mark.parametrize(("scale", "rho"), [("4", "0.9"), ("0", "-0.5"), ("2.5", "-0.9"), ("1", "0.99"), ("0", "0")])
+def test_drawn_contours_lie_on_their_level_sets_and_paths_are_the_cores(cond, scale, rho):
+    cond.reload()
+    cond.evaluate(DRIVE, [{"scale": scale, "rho": rho}])
+    check_geometry(cond)
+
+
+def test_negative_correlation_uses_its_magnitude(cond):
+    """At ρ = −0.5 standardized κ = (1 + |ρ|)/(1 − |ρ|) = 3 (the formula without |·| gives 1/3)."""
+    cond.reload()
+    result = cond.evaluate(DRIVE, [{"scale": "0", "rho": "-0.5"}])[0]
+    check(result)
+    assert_close(float(result["outs"]["kappa-standardized"]), 3.0)
+    note = cond.locator('[data-out="note"]').inner_text()
+    assert "(1 + |ρ|)/(1 − |ρ|) = 3.00" in note and "ρ = −0.50" in note
+
+
+@pytest.mark.parametrize(("lang", "note", "legend", "kappa"), [
+    ("ru", "при ρ = 0,90 κ = (1 + |ρ|)/(1 − |ρ|) = 19,00", "исходные признаки: 30 шагов", "5,263·10⁸"),
+    ("zh", "ρ = 0.90 时 κ = (1 + |ρ|)/(1 − |ρ|) = 19.00", "原始特征：30 步", "5.263·10⁸"),
+    ("en", "κ = (1 + |ρ|)/(1 − |ρ|) = 19.00 at ρ = 0.90", "raw features: 30 steps", "5.263·10⁸"),
+])
+def test_the_shown_text_in_each_language(cond, site, lang, note, legend, kappa):
+    """Decimal comma in Russian, the ·10ⁿ form, the plural of the step count."""
+    cond.goto((site / "widgets" / "conditioning.html").as_uri() + f"?lang={lang}")
+    assert note in cond.locator('[data-out="note"]').inner_text()
+    assert legend in cond.locator(".ng-legend").inner_text()
+    assert cond.locator('[data-out="kappa-raw"]').inner_text() == kappa
+    rows = cond.locator(".ng-cond-table tbody th").all_inner_texts()
+    assert rows[2] == {"en": "step used, 0.9·2/L", "zh": "所用步长 0.9·2/L", "ru": "используемый шаг 0,9·2/L"}[lang]
+    assert rows[3] == {"en": "steps until the error is 10⁻⁶ of its start", "zh": "误差降到初始误差的 10⁻⁶ 所需步数",
+                       "ru": "шагов, пока ошибка не станет 10⁻⁶ от начальной"}[lang]
+    assert "30" in cond.locator('[data-widget="conditioning"] svg').first.get_attribute("aria-label")
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(cond, site, lang):
-    cond.goto((site / "widgets" / "conditioning.html").as_uri() + f"?lang={lang}&theme=dark")
+def test_no_serious_accessibility_violation(cond, site, lang, theme):
+    cond.goto((site / "widgets" / "conditioning.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert axe_violations(cond) == []

@@ -6,6 +6,9 @@ import numpy as np
 import pytest
 
 import normgeo
+from scenes.batchnorm_geometry import BatchNormGeometrySpec
+from scenes.kit.site_data import SOURCE_GRID as KIT_GRID
+from scenes.normalization_axes import NormalizationAxesSpec
 from tests.site.conftest import PageProblems, assert_close, axe_violations, number_text
 
 SOURCE_GRID = np.array([[1, 2, 3, 10], [2, 4, 1, 8], [3, 1, 5, 12], [0, 3, 2, 9]], dtype=float)
@@ -244,15 +247,21 @@ def test_bad_eps_is_marked(grid_page, eps_text):
     assert "NaN" not in page.locator('[data-widget="grid"]').inner_text()
 
 
-def test_one_value_per_group_is_refused_with_the_reason(grid_page):
+def test_only_group_counts_that_leave_two_values_are_offered(grid_page):
+    """4 features: 1 and 2 groups (4 would leave one value per group, which normalizes to 0 at
+    ε > 0 and not at all at ε = 0); a script asking for 4 anyway is refused with the reason."""
     page = grid_page
     page.reload()
     page.locator('button[data-layer="groupnorm"]').click()
     options = page.locator('[data-control="groups"] option').all_inner_texts()
-    assert options == ["1", "2", "4"]  # the divisors of the feature count
-    page.locator('[data-control="groups"]').select_option("4")
-    assert "normalize to 0" in page.locator('[data-out="message"]').inner_text()
-    assert page.locator('[data-control="groups"]').input_value() == "2"
+    assert options == [str(g) for g in range(1, 5) if 4 % g == 0 and 4 // g >= 2] == ["1", "2"]
+    for groups in (1, 2):
+        page.locator('[data-control="groups"]').select_option(str(groups))
+        assert page.locator('[data-out="message"]').inner_text() == ""
+    page.evaluate("document.querySelector('[data-widget=grid]').ngWidget.set({groups: 4})")
+    message = page.locator('[data-out="message"]').inner_text()
+    assert "4 groups leave one value per group" in message and "ε > 0" in message
+    assert page.locator('[data-widget="grid"]').get_attribute("data-groups") == "2"
     shown = [[float(page.locator(f'[data-out-row="{r}"][data-out-col="{c}"]').get_attribute("data-value")) for c in range(4)] for r in range(4)]
     assert_close(shown, normgeo.group_norm(SOURCE_GRID, 2, eps=1e-5))
 
@@ -277,8 +286,46 @@ def test_keyboard_and_formula_parts(grid_page):
     assert formula.get_attribute("data-lit") == "scale"
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(grid_page, site, lang):
-    grid_page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}&theme=dark")
+def test_no_serious_accessibility_violation(grid_page, site, lang, theme):
+    grid_page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert grid_page.evaluate("document.documentElement.lang") == lang
     assert axe_violations(grid_page) == []
+    for layer in ("rmsnorm", "groupnorm"):  # text on every layer's shading, the formula's lit part
+        grid_page.locator(f'button[data-layer="{layer}"]').click()
+        grid_page.locator('button[data-part="centre"]').click()
+        assert axe_violations(grid_page) == [], layer
+
+
+@pytest.mark.parametrize(("lang", "cell", "one_group", "two_groups", "batch"), [
+    ("en", "0.187", "a group of features (1 group of 4 per row)", "a group of features (2 groups of 2 per row)", "batch ↓ / features →"),
+    ("zh", "0.187", "一组特征（每行 1 组，每组 4 个）", "一组特征（每行 2 组，每组 2 个）", "批次 ↓ / 特征 →"),
+    ("ru", "0,187", "группе признаков (1 группа по 4 в строке)", "группе признаков (2 группы по 2 в строке)", "батч ↓ / признаки →"),
+])
+def test_the_shown_text_in_each_language(grid_page, site, lang, cell, one_group, two_groups, batch):
+    """The displayed words and numbers, not only data-*: the decimal comma in Russian, the plural
+    of the group count (CLDR: one / few), the glossary's word for the batch."""
+    page = grid_page
+    page.goto((site / "widgets" / "grid.html").as_uri() + f"?lang={lang}")
+    page.locator('button[data-layer="rmsnorm"]').click()
+    assert page.locator('[data-out-row="0"][data-out-col="0"]').inner_text() == cell
+    assert page.locator('[data-stat="mean"][data-row="0"]').inner_text() == ("0,749" if lang == "ru" else "0.749")
+    page.locator('button[data-layer="groupnorm"]').click()
+    page.locator('[data-control="groups"]').select_option("1")
+    assert page.locator('[data-out="averaged-over"]').inner_text() == one_group
+    page.locator('[data-control="groups"]').select_option("2")
+    assert page.locator('[data-out="averaged-over"]').inner_text() == two_groups
+    assert page.locator("th.ng-axis").first.inner_text() == batch
+    page.locator('[data-control="eps"]').fill("1e-300")
+    page.locator('input[data-row="0"][data-col="0"]').fill("2.5e-200")
+    page.locator('button[data-layer="none"]').click()
+    assert page.locator('[data-out-row="0"][data-out-col="0"]').inner_text() == ("2,5·10⁻²⁰⁰" if lang == "ru" else "2.5·10⁻²⁰⁰")
+
+
+def test_the_lessons_grid_is_one_set_of_numbers():
+    """The widget's default comes from the kit (scenes/kit/site_data.SOURCE_GRID); the scenes that
+    show the same grid start from the same numbers, and they are the lesson's."""
+    assert np.array(KIT_GRID).tolist() == SOURCE_GRID.tolist()
+    assert np.array(NormalizationAxesSpec().values).tolist() == SOURCE_GRID.tolist()
+    assert np.array(BatchNormGeometrySpec().values).tolist() == SOURCE_GRID.tolist()

@@ -3,12 +3,13 @@ theme, with video, subtitles (TextTrack API), narration, still, GIF, embed snipp
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from babel import Locale
 
 from scenes.render import site as site_module
-from scenes.render.site import WIDGET_FOR_SCENE, SiteMedia, build_site, inline_math
+from scenes.kit.numbers import BABEL_LOCALES
+from scenes.kit.text import fill, placeholders, plural_forms
+from scenes.render.site import WIDGET_FOR_SCENE, SiteMedia, SiteScene, build_site, inline_math
 from tests.site.conftest import NARRATION, SCENE_IDS, axe_violations, make_scenes
 
 
@@ -138,14 +139,30 @@ def test_page_accessibility(open_page, site, lang, scheme):
 
 
 def test_ui_text_is_complete_in_every_language():
+    """Every key in every language with the same placeholders, written as the scenes' text is (the
+    kit's parser accepts it), each plural giving every CLDR category of its language (Babel)."""
     text = site_module.ui_text()
     for key, entry in text.items():
         assert set(entry) == {"en", "zh", "ru"}, key
-        for lang in ("zh", "ru"):
-            assert entry[lang].count("{") == entry["en"].count("{"), (key, lang)
-    # the words the lesson uses
+        for lang in ("en", "zh", "ru"):
+            names = placeholders(entry[lang])  # raises TextError when malformed
+            assert names == placeholders(entry["en"]), (key, lang)
+            needed = set(Locale.parse(BABEL_LOCALES[lang]).plural_form.tags) | {"other"}
+            for selector, categories in plural_forms(entry[lang]).items():
+                assert categories == needed, (key, lang, selector, categories ^ needed)
     assert "нормировки" in text["layer.none"]["ru"] and "归一化" in text["layer.none"]["zh"]
-    assert json.dumps(text, ensure_ascii=False).count("нормализ") == 0  # one Russian term: нормировка
+
+
+@pytest.mark.parametrize(("lang", "n", "expected"), [
+    ("en", 1, "raw features: 1 step"), ("en", 30, "raw features: 30 steps"), ("ru", 1, "исходные признаки: 1 шаг"),
+    ("ru", 3, "исходные признаки: 3 шага"), ("ru", 30, "исходные признаки: 30 шагов"), ("ru", 21, "исходные признаки: 21 шаг"),
+    ("ru", "5,7", "исходные признаки: 5,7 шага"), ("zh", 30, "原始特征：30 步"),
+])
+def test_plurals_in_the_browser_are_the_kits(open_page, site, lang, n, expected):
+    """NormGeo.t fills a plural as scenes.kit.text.fill does (Intl.PluralRules against Babel)."""
+    page = open_page(site / "widgets" / "conditioning.html")
+    shown = page.evaluate("([lang, n]) => NormGeo.t(lang, 'cond.legend.raw', {n: n})", [lang, n])
+    assert shown == expected == fill(site_module.ui_text()["cond.legend.raw"][lang], lang, {"n": n})
 
 
 def test_lang_query_opens_that_language(open_page, site):
@@ -214,3 +231,42 @@ def test_presenter_accessibility(open_page, site):
     page = open_page(site / "present.html", query="?lang=zh")
     assert page.title() == "normgeo：演讲模式"
     assert axe_violations(page) == []
+
+
+def _only(media_dir, lang=None, theme=None, ids=("radial-projection", "conditioning")):
+    """Scenes whose media exist in one language and/or one theme only."""
+    scenes = make_scenes(media_dir, ids=list(ids))
+    return [SiteScene(s.id, s.titles, s.descriptions, s.steps,
+                      [m for m in s.media if (lang is None or m.lang == lang) and (theme is None or m.theme == theme)], s.widget)
+            for s in scenes]
+
+
+def test_a_scene_shown_in_another_language_says_so_with_the_command_as_code(open_page, media_dir, tmp_path):
+    out = tmp_path / "site"
+    build_site(_only(media_dir, lang="ru"), out)
+    page = open_page(out / "index.en.html")
+    note = page.locator("#radial-projection .ng-other-language").first
+    assert "Русский" in note.inner_text() and "`" not in note.inner_text()
+    assert note.locator("code").inner_text() == "normgeo render radial-projection --lang en"
+    zh = open_page(out / "index.zh.html").locator("#radial-projection .ng-other-language").first
+    assert zh.locator("code").inner_text() == "normgeo render radial-projection --lang zh" and "`" not in zh.inner_text()
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "dark theme only"), ("zh", "只渲染了深色主题"), ("ru", "только в тёмной теме")])
+def test_the_light_page_says_when_it_plays_a_dark_video(open_page, media_dir, tmp_path, lang, words):
+    """A scene rendered in the dark theme only plays its dark video on the light page: a visible
+    note says so (and how to add the light one); the dark page has no such note."""
+    out = tmp_path / "site"
+    build_site(_only(media_dir, theme="dark"), out)
+    light = open_page(out / f"index.{lang}.html", query="?theme=light")
+    note = light.locator("#conditioning .ng-theme-only")
+    assert light.locator("#conditioning video").get_attribute("src").endswith(".dark.mp4")
+    assert note.is_visible() and words in note.inner_text()
+    assert note.locator("code").inner_text() == "normgeo render conditioning --theme light"
+    dark = open_page(out / f"index.{lang}.html", query="?theme=dark")
+    assert not dark.locator("#conditioning .ng-theme-only").is_visible()
+
+
+def test_no_theme_note_when_both_themes_exist(open_page, site):
+    page = open_page(site / "index.en.html", query="?theme=light")
+    assert page.locator(".ng-theme-only").count() == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenes.render.site import SiteLecture, build_site
+from scenes.render.site import SiteLecture, SiteScene, build_site
 from tests.site.conftest import NARRATION, SCENE_IDS, STEP_TIMES, make_scenes, write_video
 
 STATE = """() => {
@@ -99,3 +99,37 @@ def test_the_joined_lecture_is_used_when_there_is_one(open_page, media_dir, tmp_
     press(page, " ")
     state = wait_paused_at(page, 6)
     assert abs(state["time"] - (2.0 + STEP_TIMES[2][1])) < 0.06
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ru", "Русская версия лекции ещё не отрендерена"), ("zh", "还没有渲染中文版讲座")])
+def test_a_language_with_nothing_rendered_says_what_it_plays(open_page, media_dir, tmp_path, lang, words):
+    """present.html?lang=ru with English media only plays the English videos and their text, and
+    says so visibly, in Russian, naming the language shown."""
+    scenes = make_scenes(media_dir, ids=SCENE_IDS[:2])
+    scenes = [SiteScene(s.id, s.titles, s.descriptions, {"en": s.steps["en"]}, [m for m in s.media if m.lang == "en"], s.widget)
+              for s in scenes]
+    out = tmp_path / "site"
+    build_site(scenes, out)
+    page = open_page(out / "present.html", query=f"?lang={lang}")
+    page.wait_for_function("document.getElementById('present-video').readyState >= 1")
+    note = page.locator('[data-out="fallback"]')
+    assert note.is_visible()
+    assert words in note.inner_text() and "English" in note.inner_text()
+    assert page.locator("#presenter").get_attribute("data-shown-langs") == "en"
+    assert page.evaluate(STATE)["src"].endswith("video.en.light.mp4")
+
+
+def test_no_note_when_the_language_is_rendered(presenter):
+    assert not presenter.locator('[data-out="fallback"]').is_visible()
+    assert presenter.locator("#presenter").get_attribute("data-shown-langs") == ""
+
+
+def test_the_overlay_leaves_the_picture_alone(presenter):
+    """The scene title, the status and the hint sit below the video, never over it (the video has
+    its own title at the top); only the step text (T) lies over the picture, on request."""
+    video = presenter.locator("#present-video").bounding_box()
+    assert presenter.locator('[data-out="scene-title"]').inner_text()
+    for name in ("scene-title", "status", "hint"):
+        box = presenter.locator(f'[data-out="{name}"]').bounding_box()
+        assert box["y"] >= video["y"] + video["height"] - 0.5, name
+    assert presenter.locator('[data-out="step-text"]').is_hidden()

@@ -7,7 +7,6 @@ import pytest
 from click.testing import CliRunner
 
 from scenes.cli.main import cli
-from tests.site.conftest import CHROMIUM
 
 pytestmark = pytest.mark.render
 TINY = ("--resolution", "192x108")
@@ -83,10 +82,6 @@ def test_gallery_is_retired_with_a_clear_message(rendered):
     assert result.exit_code == 0 and "now `normgeo site`" in result.output
 
 
-def test_chromium_is_there_for_the_site_tests():
-    assert CHROMIUM.exists(), "./run test installs Debian's chromium"
-
-
 def test_a_scene_not_rendered_in_the_pages_language_says_so_and_how_to_add_it(rendered, open_page):
     """layernorm-2d was rendered in Russian only: the English page says so (and how to add
     English); the Russian page has no such note for it, and neither page has one for a scene
@@ -96,7 +91,8 @@ def test_a_scene_not_rendered_in_the_pages_language_says_so_and_how_to_add_it(re
     note = english.locator("#layernorm-2d .ng-other-language")
     assert note.count() == 1
     text = note.inner_text()
-    assert "Русский" in text and "normgeo render layernorm-2d --lang en" in text
+    assert "Русский" in text and "normgeo render layernorm-2d --lang en" in text and "`" not in text
+    assert note.locator("code").inner_text() == "normgeo render layernorm-2d --lang en"
     assert english.locator("#scale-invariance .ng-other-language").count() == 0
     russian = open_page(rendered / "site" / "index.ru.html")
     assert russian.locator("#layernorm-2d .ng-other-language").count() == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -51,7 +53,10 @@ def check(result):
     assert_close(float(o["norm-x"]), normgeo.euclidean_norm(x), "‖x‖")
     parts = normgeo.decompose(x)
     assert_close(float(o["mu"]), parts.mean, "μ")
-    assert_close(float(o["sigma"]), np.std(x), "σ")
+    spread = 0.0 if x[0] == x[1] else float(normgeo.mean_and_spread(x).spread)  # without underflow at 1e-200
+    assert_close(float(o["sigma"]), spread, "σ")
+    if spread:
+        assert abs(float(o["sigma"]) - spread) <= 1e-12 * spread, "σ keeps its significant digits"
     assert_close(float(o["norm-rms"]), np.linalg.norm(normgeo.rms_norm(x, eps=eps)), "‖rms‖")
     assert_close(float(o["norm-layernorm"]), np.linalg.norm(normgeo.layer_norm(x, eps=eps)), "‖ln‖")
     assert "NaN" not in result["text"] and "Infinity" not in result["text"]
@@ -83,7 +88,10 @@ def test_dragging_the_tip_with_the_mouse(v2):
     result = v2.evaluate(READ)
     x = [float(v) for v in result["points"]["x"]]
     assert abs(x[0] + 2) < 0.02 and abs(x[1] - 0.5) < 0.02
-    assert float(v2.locator('[data-control="x1"]').input_value()) == x[0]
+    for name, value in (("x1", x[0]), ("x2", x[1])):  # rounded to what a pixel tells apart (6.4/460 ≈ 0.014)
+        typed = v2.locator(f'[data-control="{name}"]').input_value()
+        assert re.fullmatch(r"-?\d+(\.\d{1,2})?", typed), typed
+        assert float(typed) == value
     check(result)
 
 
@@ -132,7 +140,7 @@ def test_random_inputs_match_the_core(v2):
     results = v2.evaluate(DRIVE, cases)
     for case, result in zip(cases, results):
         assert result["message"] == ""
-        assert result["points"]["x"] == [case["x1"], case["x2"]] or [float(v) for v in result["points"]["x"]] == [float(case["x1"]), float(case["x2"])]
+        assert [float(v) for v in result["points"]["x"]] == [float(case["x1"]), float(case["x2"])]
         check(result)
 
 
@@ -162,7 +170,83 @@ def test_zero_vector_and_equal_coordinates(v2):
     assert_close([float(v) for v in pulled["points"]["layernorm"]], normgeo.layer_norm([1.5, 1.5], eps=0.01))
 
 
+DRAWN = """
+() => {
+  const root = document.querySelector('[data-widget="vector-2d"]');
+  const svg = root.querySelector('svg');
+  const user = svg.getScreenCTM().inverse();
+  const at = (node, x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(user.multiply(node.getScreenCTM())); return [q.x, q.y]; };
+  const num = (node, name) => Number(node.getAttribute(name));
+  const points = {};
+  root.querySelectorAll('circle[data-point]').forEach((c) => {
+    points[c.getAttribute('data-point')] = c.getAttribute('visibility') === 'hidden' ? null : at(c, num(c, 'cx'), num(c, 'cy'));
+  });
+  const sets = {};
+  root.querySelectorAll('circle[data-set]').forEach((c) => { sets[c.getAttribute('data-set')] = {centre: at(c, num(c, 'cx'), num(c, 'cy')), r: num(c, 'r')}; });
+  const line = root.querySelector('line[data-set="zero-mean"]');
+  sets.line = [at(line, num(line, 'x1'), num(line, 'y1')), at(line, num(line, 'x2'), num(line, 'y2'))];
+  return {points, sets, k: num(svg, 'data-pixels-per-unit'), origin: svg.getAttribute('data-origin').split(',').map(Number),
+          limit: num(svg, 'data-view-limit')};
+}
+"""
+
+
+@pytest.mark.parametrize("case", [{"x1": "3", "x2": "4", "eps": "0"}, {"x1": "-1.7", "x2": "0.4", "eps": "0"},
+                                  {"x1": "0.2", "x2": "-2.9", "eps": "0.3", "gamma1": "1.5", "beta2": "-0.5"}])
+def test_the_drawn_points_are_the_cores_and_lie_on_the_drawn_sets(v2, case):
+    """Read back from the SVG (through each element's own transform): every point is the core's
+    image of x mapped by (x₀ + K·v₁, y₀ − K·v₂); at ε = 0 L2 lies on the drawn unit circle,
+    RMSNorm on the drawn circle of radius √2 and LayerNorm on the drawn zero-mean line. The SVG
+    maps points in float32 (ulp ≈ 3·10⁻⁵ at 460 px): 10⁻⁴ px, i.e. 1.4·10⁻⁶ data units."""
+    tol = 1e-4
+    v2.reload()
+    result = v2.evaluate(DRIVE, [case])[0]
+    check(result)
+    drawn = v2.evaluate(DRAWN)
+    x = np.array([float(case["x1"]), float(case["x2"])])
+    eps = float(case["eps"])
+    gamma = np.array([float(case.get("gamma1", 1)), float(case.get("gamma2", 1))])
+    beta = np.array([float(case.get("beta1", 0)), float(case.get("beta2", 0))])
+    (x0, y0), k = drawn["origin"], drawn["k"]
+    expected = {"x": x, "l2": normgeo.l2_normalize(x), "rms": normgeo.rms_norm(x, eps=eps), "layernorm": normgeo.layer_norm(x, eps=eps),
+                "rms-affine": normgeo.rms_norm(x, eps=eps, weight=gamma),
+                "layernorm-affine": normgeo.layer_norm(x, eps=eps, weight=gamma, bias=beta)}
+    for name, v in expected.items():
+        v = np.clip(v, -drawn["limit"], drawn["limit"])  # beyond the view a point waits at its edge
+        assert np.allclose(drawn["points"][name], [x0 + k * v[0], y0 - k * v[1]], rtol=0, atol=tol), name
+    def on_circle(point, circle):
+        return abs(np.hypot(point[0] - circle["centre"][0], point[1] - circle["centre"][1]) - circle["r"])
+    assert on_circle(drawn["points"]["l2"], drawn["sets"]["l2"]) < tol
+    (ax, ay), (bx, by) = drawn["sets"]["line"]
+    px_, py_ = drawn["points"]["layernorm"]
+    distance_to_line = abs((bx - ax) * (ay - py_) - (ax - px_) * (by - ay)) / np.hypot(bx - ax, by - ay)
+    if eps == 0:
+        assert on_circle(drawn["points"]["rms"], drawn["sets"]["rms"]) < tol
+        assert distance_to_line < tol
+    else:  # ε pulls both inside: RMSNorm within the circle, LayerNorm still on the line
+        assert on_circle(drawn["points"]["rms"], drawn["sets"]["rms"]) > 1
+        assert distance_to_line < tol
+
+
+@pytest.mark.parametrize(("lang", "mu", "sigma", "aria"), [
+    ("en", "1.5·10⁻²⁰⁰", "5·10⁻²⁰¹", "x = (0.90, 2.00)"),
+    ("zh", "1.5·10⁻²⁰⁰", "5·10⁻²⁰¹", "x = (0.90, 2.00)"),
+    ("ru", "1,5·10⁻²⁰⁰", "5·10⁻²⁰¹", "x = (0,90; 2,00)"),
+])
+def test_tiny_vectors_keep_their_digits_in_each_language(v2, site, lang, mu, sigma, aria):
+    """At (1e−200, 2e−200), ε = 0: σ = 5·10⁻²⁰¹ beside μ = 1.5·10⁻²⁰⁰ (squaring underflowed to σ = 0.000)."""
+    v2.goto((site / "widgets" / "vector-2d.html").as_uri() + f"?lang={lang}")
+    result = v2.evaluate(DRIVE, [{"x1": "1e-200", "x2": "2e-200", "eps": "0"}])[0]
+    check(result)
+    assert v2.locator('[data-out="mu"]').inner_text() == mu
+    assert v2.locator('[data-out="sigma"]').inner_text() == sigma
+    assert v2.locator('[data-out="norm-layernorm"]').inner_text() == ("1,414" if lang == "ru" else "1.414")
+    v2.evaluate(DRIVE, [{"x1": "0.9", "x2": "2"}])
+    assert v2.locator('[data-point="x"]').get_attribute("aria-valuetext") == aria
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ru"])
-def test_no_serious_accessibility_violation(v2, site, lang):
-    v2.goto((site / "widgets" / "vector-2d.html").as_uri() + f"?lang={lang}&theme=light")
+def test_no_serious_accessibility_violation(v2, site, lang, theme):
+    v2.goto((site / "widgets" / "vector-2d.html").as_uri() + f"?lang={lang}&theme={theme}")
     assert axe_violations(v2) == []

@@ -365,8 +365,11 @@ def _write(scenes: Sequence[SiteScene], out: Path, lectures: Sequence[SiteLectur
     text = ui_text()
     (out / "assets").mkdir(parents=True)
     (out / "widgets").mkdir()
-    for name in (*SCRIPTS, "page.js", "present.js", "site.css"):
-        shutil.copyfile(WEB_DIR / name, out / "assets" / name)
+    for source in (*WEB_DIR.glob("*.js"), *WEB_DIR.glob("*.css")):  # every script and style of scenes/web
+        shutil.copyfile(source, out / "assets" / source.name)
+    from scenes.kit.site_data import site_assets  # the palette and the grid, from the kit (manim only when a site is built)
+    for name, content in site_assets().items():
+        (out / "assets" / name).write_text(content, encoding="utf-8")
     (out / "assets" / "text.js").write_text(
         "window.NORMGEO_TEXT = " + _json_for_script(text) + ";\n", encoding="utf-8"
     )
