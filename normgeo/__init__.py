@@ -37,7 +37,7 @@ from normgeo.conditioning import (
 from normgeo.counting import constraints, degrees_of_freedom, output_radius
 from normgeo.covariate_shift import VARIANTS, CovariateShiftStudy, TrainingRun, covariate_shift_study, train_mlp
 from normgeo.decomposition import Decomposition, decompose, ones_direction, project_to_zero_mean_hyperplane
-from normgeo.depth_profile import DepthTrend, LayerProfile, depth_trend, layer_profile
+from normgeo.depth_profile import DepthSummary, DepthTrend, LayerProfile, depth_summary, depth_trend, layer_profile
 from normgeo.dynamic_tanh import DynamicTanhFit, dynamic_tanh, dynamic_tanh_fit
 from normgeo.errors import (
     EmptyInputError,
@@ -50,7 +50,13 @@ from normgeo.errors import (
     ZeroVarianceError,
     ZeroVectorError,
 )
-from normgeo.effective_dimension import EffectiveDimension, participation_ratio, principal_directions, radial_view
+from normgeo.effective_dimension import (
+    EffectiveDimension,
+    clip_lengths,
+    participation_ratio,
+    principal_directions,
+    radial_view,
+)
 from normgeo.gradient_orthogonality import (
     GradientSplit,
     NormGrowthSummary,
@@ -99,6 +105,9 @@ from normgeo.view import view_angles
 __version__ = "0.1.0"
 
 __all__ = [
+    "DepthSummary",
+    "depth_summary",
+    "clip_lengths",
     "DepthTrend",
     "LayerProfile",
     "depth_trend",

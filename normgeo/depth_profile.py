@@ -27,7 +27,7 @@ from normgeo.norms import euclidean_norm
 from normgeo.output_ellipsoid import OutputEllipsoid, output_ellipsoid
 from normgeo.validation import as_finite_array, as_nonnegative_number
 
-__all__ = ["LayerProfile", "layer_profile", "DepthTrend", "depth_trend"]
+__all__ = ["LayerProfile", "layer_profile", "DepthTrend", "depth_trend", "DepthSummary", "depth_summary"]
 
 
 @dataclass(frozen=True)
@@ -120,3 +120,56 @@ def depth_trend(values) -> DepthTrend:
     if (values <= 0).any():
         raise ShapeError("a trend is taken of positive values only")
     return DepthTrend(float(values[0]), float(values[-1]), int(np.sum(np.diff(values) > 0)), values.size - 1)
+
+
+@dataclass(frozen=True)
+class DepthSummary:
+    """Per layer, in order of depth: the median and largest token norm (and which token is largest),
+    the median and largest mean share, the median and largest RMSNorm–LN angle (radians), the
+    smallest and largest radius before γ by the law and as captured, and the participation ratio."""
+
+    median_norms: np.ndarray
+    max_norms: np.ndarray
+    max_tokens: np.ndarray
+    median_shares: np.ndarray
+    max_shares: np.ndarray
+    median_angles: np.ndarray
+    max_angles: np.ndarray
+    min_radii: np.ndarray
+    max_radii: np.ndarray
+    min_measured: np.ndarray  # NaN where a layer has no captured output to measure
+    max_measured: np.ndarray
+    ratios: np.ndarray  # participation ratios (NaN where undefined)
+    largest_ratios: np.ndarray  # per layer, the largest token norm over the median
+    massive_counts: np.ndarray  # per layer, how many tokens are massive
+    norm_trend: DepthTrend
+
+
+def depth_summary(profiles) -> DepthSummary:
+    """Summarize ``LayerProfile`` s given in order of depth (at least 2)."""
+    profiles = list(profiles)
+    if len(profiles) < 2:
+        raise ShapeError(f"a depth summary needs at least 2 layers, got {len(profiles)}")
+
+    def each(function):
+        return np.array([function(p) for p in profiles], dtype=np.float64)
+
+    nan = float("nan")
+    median_norms = each(lambda p: np.median(p.norms))
+    return DepthSummary(
+        median_norms=median_norms,
+        max_norms=each(lambda p: p.norms.max()),
+        max_tokens=np.array([int(np.argmax(p.norms)) for p in profiles]),
+        median_shares=each(lambda p: np.median(p.mean_shares)),
+        max_shares=each(lambda p: p.mean_shares.max()),
+        median_angles=each(lambda p: nan if p.angles is None else np.median(p.angles)),
+        max_angles=each(lambda p: nan if p.angles is None else p.angles.max()),
+        min_radii=each(lambda p: p.radii.min()),
+        max_radii=each(lambda p: p.radii.max()),
+        min_measured=each(lambda p: nan if p.measured_radii is None else p.measured_radii.min()),
+        max_measured=each(lambda p: nan if p.measured_radii is None else p.measured_radii.max()),
+        ratios=each(lambda p: nan if p.dimension is None else p.dimension.ratio),
+        largest_ratios=each(lambda p: p.massive.largest_ratio),
+        massive_counts=np.array([len(p.massive.indices) for p in profiles]),
+        norm_trend=depth_trend(median_norms),
+    )

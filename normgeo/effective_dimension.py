@@ -23,7 +23,7 @@ from normgeo.norms import euclidean_norm
 from normgeo.projection import unit_direction
 from normgeo.validation import as_dimension
 
-__all__ = ["EffectiveDimension", "participation_ratio", "principal_directions", "radial_view"]
+__all__ = ["EffectiveDimension", "participation_ratio", "principal_directions", "radial_view", "clip_lengths"]
 
 
 @dataclass(frozen=True)
@@ -89,3 +89,18 @@ def radial_view(states, basis) -> np.ndarray:
     if (lengths == 0).any():
         raise ZeroVectorError(f"token {int(np.argmin(lengths))} is orthogonal to every direction of the view")
     return unit_direction(projected) * euclidean_norm(x)[:, None]
+
+
+def clip_lengths(points, limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points longer than ``limit`` pulled back along their ray to length ``limit`` (to fit a
+    drawing), and a mask of the ones that were.
+
+    >>> clip_lengths([[3.0, 4.0], [30.0, 40.0]], 10.0)
+    (array([[3., 4.],
+           [6., 8.]]), array([False,  True]))
+    """
+    points = np.asarray(points, dtype=np.float64)
+    lengths = euclidean_norm(points)
+    clipped = lengths > limit
+    safe = np.where(clipped, lengths, 1.0)
+    return np.where(clipped[:, None], points * (limit / safe)[:, None], points), clipped
