@@ -15,7 +15,7 @@ from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup
 
 from scenes.kit.base import EDGE, SMALL_SIZE, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
-from scenes.kit.real_states import RealStatesScene, RealStatesSpec, as_markup, token_label
+from scenes.kit.real_states import READOUT_WIDTH, RealStatesScene, RealStatesSpec, as_markup, token_label
 from scenes.kit.widgets import legend
 
 __all__ = ["RealStatesRmsnormSpec", "RealStatesRmsnorm"]
@@ -130,7 +130,7 @@ class RealStatesRmsnorm(RealStatesScene):
         }
         key = "measured" if measured else "unmeasured"
         self.epsilon_text = self.text(f"readout.epsilon-{key}", font_size=SMALL_SIZE, **self.epsilon_values)
-        fit_width(self.epsilon_text, 6.4).next_to(self.stack_top, UP, buff=0.2, aligned_edge=LEFT)
+        fit_width(self.epsilon_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2, aligned_edge=LEFT)
         self.fix_in_frame(self.epsilon_text)
         self.stack_top = self.epsilon_text
         self.say("epsilon", FadeIn(self.epsilon_text), run_time=1.0, hold=2.5,

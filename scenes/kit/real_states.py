@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
-from manim import DEGREES, DL, LEFT, UP, UR, Create, FadeIn, FadeOut, ReplacementTransform, VGroup
+from manim import DEGREES, DL, DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from normgeo import (
     DepthSummary,
@@ -39,7 +39,9 @@ __all__ = ["STATES_DIR", "load_states", "RealStatesSpec", "RealStatesStudy", "re
            "as_markup"]
 
 STATES_DIR = SCENES_DIR / "states"
-GEOMETRY_RADIUS = 2.3
+GEOMETRY_RADIUS = 2.0
+CLOSE_UP = 1.3  # the close-up shows 1.3 radii
+READOUT_WIDTH = 6.0
 OVERVIEW = {"phi": 65 * DEGREES, "theta": -40 * DEGREES}
 
 
@@ -164,39 +166,43 @@ class RealStatesScene(NormGeoThreeDScene):
         profile = study.profiles[study.view_index]
         layer = study.layers[study.view_index]
         self.play(FadeOut(plot_group), run_time=0.6)
-        extent = study.limit
-        self.move_camera(zoom=GEOMETRY_RADIUS / extent, run_time=0.1, **OVERVIEW)
-        self.axes3d = make_space_axes(extent, 2 * extent, colors)
-        origin = np.zeros(3)
-        self.token_arrows = VGroup(*(space_segment(self.axes3d, origin, p, colors.raw, stroke_width=4)
-                                     for p in study.before_drawn))
-        for arrow in self.token_arrows:
-            self.renderer.camera.add_fixed_orientation_mobjects(arrow[1])
+        self.move_camera(run_time=0.1, **OVERVIEW)
+        # Drawn GEOMETRY_RADIUS scene units across, whatever the states' scale: Manim's 3-D camera
+        # has a perspective focal distance of 20 units, so the geometry must stay small in scene units.
+        self.axes3d = make_space_axes(study.limit, 2 * GEOMETRY_RADIUS, colors)
+        self.token_arrows = self.arrows(self.axes3d, study.before_drawn, colors.raw)
         radius = float(np.median(profile.radii))
         self.sphere = wire_sphere(self.axes3d, radius, colors.sphere, opacity=0.45)
         values = self.view_values()
         self.key = legend([(colors.raw, self.words("legend.before", **values)),
                            (colors.sphere, self.words("legend.sphere", **values))],
-                          self.spec.lang, colors.text, SMALL_SIZE).to_corner(UR, buff=EDGE)
+                          self.spec.lang, colors.text, SMALL_SIZE).next_to(self.about, DOWN, buff=0.3).to_edge(RIGHT, buff=EDGE)
         self.view_note = self.text("view-note", font_size=SMALL_SIZE - 2, color=colors.muted, **as_markup(values))
-        fit_width(self.view_note, 6.4).to_corner(DL, buff=EDGE)
+        fit_width(self.view_note, READOUT_WIDTH).to_corner(DL, buff=EDGE)
         self.fix_in_frame(self.key, self.view_note)
         self.stack_top = self.view_note  # readouts stack upwards from the bottom left corner
         clipped = "clipped" if study.clipped.any() else "whole"
         self.say("view", Create(self.axes3d), Create(self.token_arrows), FadeIn(self.key), FadeIn(self.view_note),
                  run_time=1.5, hold=1.5, lead=self.words(f"lead.{clipped}", **values), **values)
-        landed = VGroup(*(space_segment(self.axes3d, origin, p, self.layer_color, stroke_width=4) for p in study.after))
-        for arrow in landed:
-            self.renderer.camera.add_fixed_orientation_mobjects(arrow[1])
-        self.landed_arrows = landed
+        landed = self.arrows(self.axes3d, study.after, self.layer_color)
         self.say("land", Create(self.sphere), ReplacementTransform(self.token_arrows, landed),
                  run_time=2.0, hold=1.0, **values)
         inside = float(profile.radii.min()) < 0.99 * float(np.sqrt(profile.n))  # 1 %: visible in the close-up
-        hold = self.caption("zoom", run_time=2.0, hold=1.5,
-                            lead=self.words(f"lead.zoom-{'inside' if inside else 'on'}", **values), **values)
-        self.move_camera(zoom=GEOMETRY_RADIUS / (1.35 * radius), run_time=2.0)
-        self.wait(hold)
+        close = make_space_axes(CLOSE_UP * radius, 2 * GEOMETRY_RADIUS, colors)
+        self.close_sphere = wire_sphere(close, radius, colors.sphere, opacity=0.45)
+        self.landed_arrows = self.arrows(close, study.after, self.layer_color)
+        self.say("zoom", ReplacementTransform(self.axes3d, close), ReplacementTransform(self.sphere, self.close_sphere),
+                 ReplacementTransform(landed, self.landed_arrows), run_time=2.0, hold=1.5,
+                 lead=self.words(f"lead.zoom-{'inside' if inside else 'on'}", **values), **values)
+        self.axes3d = close
         self.view_layer_name = layer.name
+
+    def arrows(self, axes, points, color: str) -> VGroup:
+        """A segment from the origin to each point, its tip dot kept facing the camera."""
+        group = VGroup(*(space_segment(axes, np.zeros(3), p, color, stroke_width=4) for p in points))
+        for arrow in group:
+            self.renderer.camera.add_fixed_orientation_mobjects(arrow[1])
+        return group
 
     def view_values(self) -> dict:
         study, fmt = self.study, self.fmt
@@ -231,7 +237,7 @@ class RealStatesScene(NormGeoThreeDScene):
         values = {"ratio": self.fmt.number(dimension.ratio, 1), "bound": dimension.rank_bound,
                   "tokens": dimension.tokens, "free": degrees_of_freedom(kind, profile.n), "n": profile.n}
         self.dimension_text = self.text("readout.dimension", font_size=SMALL_SIZE, **values)
-        fit_width(self.dimension_text, 6.4).next_to(self.stack_top, UP, buff=0.2,
+        fit_width(self.dimension_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2,
                                                   aligned_edge=LEFT)
         self.fix_in_frame(self.dimension_text)
         self.stack_top = self.dimension_text
@@ -249,7 +255,7 @@ class RealStatesScene(NormGeoThreeDScene):
             key = "flat" if ellipsoid.shortest < 0.01 * ellipsoid.radius else "stretched"
         self.gamma_key = key
         self.gamma_text = self.text(f"readout.gamma-{key}", font_size=SMALL_SIZE, **values)
-        fit_width(self.gamma_text, 6.4).next_to(self.stack_top, UP, buff=0.2,
+        fit_width(self.gamma_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2,
                                               aligned_edge=LEFT)
         self.fix_in_frame(self.gamma_text)
         self.stack_top = self.gamma_text
