@@ -41,7 +41,7 @@ __all__ = ["STATES_DIR", "load_states", "RealStatesSpec", "RealStatesStudy", "re
 STATES_DIR = SCENES_DIR / "states"
 GEOMETRY_RADIUS = 2.0
 CLOSE_UP = 1.3  # the close-up shows 1.3 radii
-READOUT_WIDTH = 6.0
+READOUT_WIDTH = 7.4
 OVERVIEW = {"phi": 65 * DEGREES, "theta": -40 * DEGREES}
 
 
