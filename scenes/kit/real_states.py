@@ -56,11 +56,11 @@ def load_states(source: str, default: str) -> States:
     try:
         stat = path.stat()
     except OSError:
-        raise SpecError(f"source: no states file at {path}") from None
+        raise SpecError(f"source: expected a states file (.safetensors, .npz, .npy), got {source!r}: no such file") from None
     try:
         return _read(str(path), (stat.st_mtime_ns, stat.st_size))
     except StatesFileError as error:
-        raise SpecError(f"source: {error}") from None
+        raise SpecError(f"source: expected a states file, got {source!r}: {error}") from None
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ def test_a_users_file_without_drift_or_massive_tokens(tmp_path, media_dir):
 
 
 def test_bad_sources_are_refused_in_one_line(tmp_path):
-    with pytest.raises(SpecError, match="no states file"):
+    with pytest.raises(SpecError, match="no such file"):
         RealStatesRmsnormSpec(source=str(tmp_path / "nope.safetensors"))
     with pytest.raises(SpecError, match="needs at least 2 layernorm layers"):
         RealStatesLayernormSpec(source=str(STATES_DIR / "smollm2.safetensors"))
