@@ -20,7 +20,7 @@ from scenes.kit.widgets import legend
 
 __all__ = ["RealStatesLayernormSpec", "RealStatesLayernorm", "NEAR_SHARE"]
 
-COLUMN = 6.1
+COLUMN = 13.0  # the readouts run above the plot, across the frame
 NEAR_SHARE = 0.1  # a mean part below a tenth of the length (an angle under 5.7°) counts as "near the hyperplane"
 
 
@@ -65,15 +65,15 @@ class RealStatesLayernorm(RealStatesScene):
         calls = np.arange(len(self.study.layers))
         top = float(summary.max_shares.max())
         step = nice_step(top)
-        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (0, step * np.ceil(1.1 * top / step), step), 6.0, 3.7,
+        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (0, step * np.ceil(1.1 * top / step), step), 6.0, 3.4,
                          colors, lang=self.spec.lang)
-        axes.move_to((3.55, -0.75, 0))
+        axes.move_to((3.55, -1.1, 0))
         labels = axis_labels(axes, self.words("axis.call"), self.words("axis.share"), self.spec.lang, colors.text)
         median = curve(axes, calls, summary.median_shares, colors.layernorm, stroke_width=3.5)
         largest = curve(axes, calls, summary.max_shares, colors.highlight, stroke_width=2.5)
         self.plot_axes, self.median_curve, self.max_curve = axes, median, largest
         key = legend([(colors.layernorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
-                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, DOWN, buff=0.55).align_to(axes, LEFT)
+                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, LEFT, buff=1.2).align_to(axes, DOWN)
         self.plot = VGroup(axes, labels, median, largest, key)
         self.fix_in_frame(self.plot)
         worst = int(np.argmax(summary.max_shares))

@@ -20,7 +20,7 @@ from scenes.kit.widgets import legend
 
 __all__ = ["RealStatesRmsnormSpec", "RealStatesRmsnorm"]
 
-COLUMN = 6.1  # width of the text column on the left
+COLUMN = 13.0  # the readouts run above the plot, across the frame
 
 
 @dataclass(frozen=True)
@@ -66,15 +66,15 @@ class RealStatesRmsnorm(RealStatesScene):
         calls = np.arange(len(self.study.layers))
         low = int(np.floor(np.log10(summary.median_norms.min())))
         high = int(np.ceil(np.log10(summary.max_norms.max())))
-        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (low, max(high, low + 1), 1), 6.0, 3.7, colors,
+        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (low, max(high, low + 1), 1), 6.0, 3.4, colors,
                          log_y=True, lang=self.spec.lang)
-        axes.move_to((3.55, -0.75, 0))
+        axes.move_to((3.55, -1.1, 0))
         labels = axis_labels(axes, self.words("axis.call"), self.words("axis.norm"), self.spec.lang, colors.text)
         self.median_curve = curve(axes, calls, summary.median_norms, colors.rmsnorm, stroke_width=3.5)
         self.max_curve = curve(axes, calls, summary.max_norms, colors.highlight, stroke_width=2.5)
         self.plot_axes = axes
         key = legend([(colors.rmsnorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
-                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, DOWN, buff=0.55).align_to(axes, LEFT)
+                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, LEFT, buff=1.2).align_to(axes, DOWN)
         key[1].set_opacity(0)
         self.plot_key = key
         self.plot = VGroup(axes, labels, self.median_curve, self.max_curve, key)
