@@ -69,6 +69,7 @@ class States:
     layers: tuple[LayerStates, ...]
     tokens: tuple[str, ...] = ()
     notes: str = ""
+    stored_as: str = ""  # the arrays' type in the file (float16, float32, float64), once read
     extra: dict = field(default_factory=dict)
 
     def of_kind(self, *kinds: str) -> tuple[LayerStates, ...]:
@@ -89,6 +90,7 @@ def write_states(path, states: States, dtype=np.float32) -> Path:
         layers.append({"name": layer.name, "kind": layer.kind, "eps": layer.eps, "shape": list(layer.input.shape),
                        "parts": [p for p in PARTS if getattr(layer, p) is not None]})
     metadata = json.dumps({"format": FORMAT, "version": VERSION, "model": states.model, "text": states.text,
+                           "dtype": np.dtype(dtype).name,
                            "tokens": list(states.tokens), "notes": states.notes, "layers": layers, **states.extra},
                           ensure_ascii=False)
     partial = path.with_name(f".{path.name}.partial")
@@ -188,7 +190,8 @@ def _read_npy(path: Path, max_bytes: int) -> States:
     stack = array[None] if array.ndim == 2 else array
     layers = tuple(LayerStates(f"layer.{index}", "unknown", 0.0, _checked(path, f"layer {index} input", stack[index]))
                    for index in range(stack.shape[0]))
-    return States(model=path.stem, text="", layers=layers, notes="inputs only (.npy): kind unknown, ε taken as 0")
+    return States(model=path.stem, text="", layers=layers, notes="inputs only (.npy): kind unknown, ε taken as 0",
+                  stored_as=array.dtype.name)
 
 
 def _metadata(path: Path, text) -> dict:
@@ -212,7 +215,8 @@ def _assemble(path: Path, described: dict, keys: set[str], load) -> States:
         layers.append(_layer(path, index, entry, keys, load))
     tokens = described.get("tokens") or []
     return States(model=str(described.get("model", "")), text=str(described.get("text", "")), layers=tuple(layers),
-                  tokens=tuple(str(t) for t in tokens), notes=str(described.get("notes", "")))
+                  tokens=tuple(str(t) for t in tokens), notes=str(described.get("notes", "")),
+                  stored_as=str(described.get("dtype", "")))
 
 
 def _layer(path: Path, index: int, entry, keys: set[str], load) -> LayerStates:

@@ -123,6 +123,7 @@ class RealStatesRmsnorm(RealStatesScene):
         self.epsilon_values = {
             "call": where, "eps": self.fmt.scientific(study.layers[where].eps, 1),
             "eps_plain": self.fmt.plain_scientific(study.layers[where].eps, 1),
+            "dtype": study.states.stored_as or "?",
             "smallest": self.fmt.number(float(summary.min_radii[where]), 3),
             "root": self.fmt.number(float(np.sqrt(study.profiles[0].n)), 3), "n": study.profiles[0].n,
             "low": self.fmt.number(float(np.nanmin(summary.min_measured)), 2) if measured else "",
