@@ -6,6 +6,7 @@ forward pass with hooks on every normalization module, writing the file, and rea
 
 from __future__ import annotations
 
+import os
 import platform
 import tempfile
 import time
@@ -21,7 +22,8 @@ TEXT = "The quick brown fox jumps over the lazy dog."
 
 
 def main() -> None:
-    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {platform.processor() or platform.system()}")
+    machine = f"{platform.machine()}, {platform.processor() or platform.system()}, {os.cpu_count()} cores"
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {machine}, load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as folder:
         for which in ("smollm2", "minilm"):
             started = time.perf_counter()

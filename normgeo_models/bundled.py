@@ -83,7 +83,8 @@ def load_model(which: str) -> LoadedModel:
     except (OSError, ValueError, KeyError, RuntimeError) as error:
         if isinstance(error, ModelError):
             raise
-        raise ModelError(f"{which}: cannot be loaded ({str(error).splitlines()[0] if str(error) else type(error).__name__})") from None
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ModelError(f"{which}: cannot be loaded ({reason})") from None
     raise ModelError(f"{which}: not a model (use smollm2, minilm, a .gguf file or a folder with config.json)")
 
 

@@ -122,8 +122,8 @@ def read_states(path, max_bytes: int = MAX_STATE_BYTES) -> States:
 
 
 def _too_big(path: Path, total: int, max_bytes: int) -> StatesFileError:
-    return StatesFileError(f"{path.name}: holds {total / 2**30:.1f} GiB of arrays, more than the {max_bytes / 2**30:g} GiB "
-                           "normgeo reads; capture fewer tokens or layers")
+    return StatesFileError(f"{path.name}: holds {total / 2**30:.1f} GiB of arrays, more than the "
+                           f"{max_bytes / 2**30:g} GiB normgeo reads; capture fewer tokens or layers")
 
 
 def _read_safetensors(path: Path, max_bytes: int) -> States:
@@ -245,8 +245,10 @@ def _layer(path: Path, index: int, entry, keys: set[str], load) -> LayerStates:
     width = shape[1] if kind in ("batchnorm", "groupnorm") and len(shape) > 2 else shape[-1]
     for part in ("weight", "bias"):
         if part in parts and parts[part].shape != (width,):
-            raise StatesFileError(f"{path.name}: layer {name} {part} has shape {parts[part].shape}, expected ({width},)")
-    return LayerStates(name, kind, float(eps), parts["input"], parts.get("output"), parts.get("weight"), parts.get("bias"))
+            raise StatesFileError(f"{path.name}: layer {name} {part} has shape {parts[part].shape}, "
+                                  f"expected ({width},)")
+    return LayerStates(name, kind, float(eps), parts["input"], parts.get("output"), parts.get("weight"),
+                       parts.get("bias"))
 
 
 def _checked(path: Path, what: str, array) -> np.ndarray:

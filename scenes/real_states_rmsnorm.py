@@ -101,13 +101,15 @@ class RealStatesRmsnorm(RealStatesScene):
         token = int(np.argmax(profile.norms))
         self.massive_values = {
             "token": token_label(self.token_text(token)), "position": token + 1, "call": where,
-            "norm": self.fmt.number(float(profile.norms[token]), 0), "median": self.fmt.number(profile.massive.median, 0),
+            "norm": self.fmt.number(float(profile.norms[token]), 0),
+            "median": self.fmt.number(profile.massive.median, 0),
             "ratio": self.fmt.number(float(summary.largest_ratios[where]), 0),
             "count": int(np.sum(summary.massive_counts > 0)), "calls": len(study.layers),
             "factor": self.fmt.number(self.spec.factor, 1),
         }
         found = "found" if summary.massive_counts.any() else "none"
-        self.massive_text = self.text(f"readout.massive-{found}", font_size=SMALL_SIZE, **as_markup(self.massive_values))
+        self.massive_text = self.text(f"readout.massive-{found}", font_size=SMALL_SIZE,
+                                      **as_markup(self.massive_values))
         fit_width(self.massive_text, COLUMN).next_to(self.drift_text, DOWN, buff=0.3, aligned_edge=LEFT)
         self.column.add(self.massive_text)
         self.fix_in_frame(self.massive_text)

@@ -35,8 +35,8 @@ from scenes.kit.spec import SceneSpec, SpecError, setting
 from scenes.kit.text import SCENES_DIR
 from scenes.kit.widgets import legend, space_segment, wire_sphere
 
-__all__ = ["STATES_DIR", "load_states", "RealStatesSpec", "RealStatesStudy", "real_states_study", "RealStatesScene", "token_label", "typst_literal",
-           "as_markup"]
+__all__ = ["STATES_DIR", "load_states", "RealStatesSpec", "RealStatesStudy", "real_states_study", "RealStatesScene",
+           "token_label", "typst_literal", "as_markup"]
 
 STATES_DIR = SCENES_DIR / "states"
 GEOMETRY_RADIUS = 2.0
@@ -56,7 +56,8 @@ def load_states(source: str, default: str) -> States:
     try:
         stat = path.stat()
     except OSError:
-        raise SpecError(f"source: expected a states file (.safetensors, .npz, .npy), got {source!r}: no such file") from None
+        raise SpecError(f"source: expected a states file (.safetensors, .npz, .npy), got {source!r}: "
+                        "no such file") from None
     try:
         return _read(str(path), (stat.st_mtime_ns, stat.st_size))
     except StatesFileError as error:
@@ -127,7 +128,8 @@ def real_states_study(spec: RealStatesSpec) -> RealStatesStudy:
         drawn, clipped = clip_lengths(before, limit)
     except ValueError as error:
         raise SpecError(f"source: {error}") from None
-    return RealStatesStudy(states, layers, profiles, depth_summary(profiles), index, before, after, drawn, clipped, limit)
+    return RealStatesStudy(states, layers, profiles, depth_summary(profiles), index, before, after, drawn, clipped,
+                           limit)
 
 
 def typst_literal(text: str) -> str:
@@ -176,7 +178,8 @@ class RealStatesScene(NormGeoThreeDScene):
         values = self.view_values()
         self.key = legend([(colors.raw, self.words("legend.before", **values)),
                            (colors.sphere, self.words("legend.sphere", **values))],
-                          self.spec.lang, colors.text, SMALL_SIZE).next_to(self.about, DOWN, buff=0.3).to_edge(RIGHT, buff=EDGE)
+                          self.spec.lang, colors.text, SMALL_SIZE)
+        self.key.next_to(self.about, DOWN, buff=0.3).to_edge(RIGHT, buff=EDGE)
         self.view_note = self.text("view-note", font_size=SMALL_SIZE - 2, color=colors.muted, **as_markup(values))
         fit_width(self.view_note, READOUT_WIDTH).to_corner(DL, buff=EDGE)
         self.fix_in_frame(self.key, self.view_note)
@@ -250,7 +253,8 @@ class RealStatesScene(NormGeoThreeDScene):
         if ellipsoid is None:
             values, key = {}, "none"
         else:
-            values = {"longest": self.fmt.number(ellipsoid.longest, 2), "shortest": self.fmt.number(ellipsoid.shortest, 2),
+            values = {"longest": self.fmt.number(ellipsoid.longest, 2),
+                      "shortest": self.fmt.number(ellipsoid.shortest, 2),
                       "radius": self.fmt.number(ellipsoid.radius, 2), "stretch": self.fmt.number(ellipsoid.stretch, 0)}
             key = "flat" if ellipsoid.shortest < 0.01 * ellipsoid.radius else "stretched"
         self.gamma_key = key

@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def sample_states(tokens=5, n=6, layers=3):
     rng = np.random.default_rng(0)
     return States("toy", "a text", tuple(
-        LayerStates(f"block.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(1, tokens, n)), rng.normal(size=(1, tokens, n)),
-                    rng.normal(size=n)) for i in range(layers)), tokens=tuple("abcde"[:tokens]))
+        LayerStates(f"block.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(1, tokens, n)),
+                    rng.normal(size=(1, tokens, n)), rng.normal(size=n)) for i in range(layers)),
+        tokens=tuple("abcde"[:tokens]))
 
 
 @pytest.mark.parametrize("suffix", [".safetensors", ".npz"])
@@ -82,8 +83,8 @@ def rewrite(tmp_path, edit, name="bad.safetensors"):
         tensors[f"layers/{i:03d}/output"] = layer.output.astype(np.float32)
         tensors[f"layers/{i:03d}/weight"] = layer.weight.astype(np.float32)
     meta = {"format": "normgeo-states", "version": 1, "model": "toy", "text": "", "layers": [
-        {"name": l.name, "kind": l.kind, "eps": l.eps, "shape": list(l.input.shape), "parts": ["input", "output", "weight"]}
-        for l in states.layers]}
+        {"name": layer.name, "kind": layer.kind, "eps": layer.eps, "shape": list(layer.input.shape),
+         "parts": ["input", "output", "weight"]} for layer in states.layers]}
     edit(tensors, meta)
     from safetensors.numpy import save_file
     save_file(tensors, str(tmp_path / name), metadata={"normgeo": json.dumps(meta)})

@@ -84,3 +84,15 @@ def test_bad_sources_are_refused_in_one_line(tmp_path):
         RealStatesLayernormSpec(source=str(STATES_DIR / "smollm2.safetensors"))
     with pytest.raises(SpecError, match="layer: the file has 61"):
         RealStatesRmsnormSpec(layer=61)
+
+
+def test_a_bare_npy_of_inputs_renders_with_what_it_lacks_said(tmp_path, media_dir):
+    """A .npy (layers, tokens, n): no γ, no outputs, ε = 0; the scene says it has no γ to show."""
+    rng = np.random.default_rng(2)
+    np.save(tmp_path / "inputs.npy", rng.normal(size=(3, 5, 7)) * np.array([1.0, 4.0, 9.0])[:, None, None])
+    scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(tmp_path / "inputs.npy")), media_dir)
+    assert_narrates_every_step(scene)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert said["gamma"] == scene.words("lead.gamma-none") and "stores no outputs" in said["epsilon"]
+    assert "grows from" in said["drift"]  # norms 1, 4, 9 times a common scale
+    assert np.allclose(np.linalg.norm(drawn_ends(scene), axis=1), np.sqrt(7), rtol=1e-9)  # ε = 0: exactly √n
