@@ -41,6 +41,8 @@ __all__ = ["STATES_DIR", "load_states", "RealStatesSpec", "RealStatesStudy", "re
 STATES_DIR = SCENES_DIR / "states"
 GEOMETRY_RADIUS = 2.0
 CLOSE_UP = 1.3  # the close-up shows 1.3 radii
+GEOMETRY_SHIFT = 2.3
+FOCAL_DISTANCE = 80.0  # a weak perspective: the view looks at a point off the geometry's centre
 READOUT_WIDTH = 7.4
 OVERVIEW = {"phi": 65 * DEGREES, "theta": -40 * DEGREES}
 
@@ -168,7 +170,12 @@ class RealStatesScene(NormGeoThreeDScene):
         profile = study.profiles[study.view_index]
         layer = study.layers[study.view_index]
         self.play(FadeOut(plot_group), run_time=0.6)
-        self.move_camera(run_time=0.1, **OVERVIEW)
+        self.set_camera_orientation(**OVERVIEW)
+        # The origin drawn GEOMETRY_SHIFT to the right of the screen's centre, clear of the readouts on the left:
+        # the camera projects R·(x − c), so the world point c = −Rᵀ·(shift, 0, 0) makes the origin land there.
+        rotation = self.renderer.camera.generate_rotation_matrix()
+        self.set_camera_orientation(frame_center=-rotation.T @ np.array([GEOMETRY_SHIFT, 0.0, 0.0]),
+                                    focal_distance=FOCAL_DISTANCE)
         # Drawn GEOMETRY_RADIUS scene units across, whatever the states' scale: Manim's 3-D camera
         # has a perspective focal distance of 20 units, so the geometry must stay small in scene units.
         self.axes3d = make_space_axes(study.limit, 2 * GEOMETRY_RADIUS, colors)
