@@ -2,6 +2,11 @@
 computed directly from the model's own hidden states in PyTorch (output_hidden_states), and a
 fresh capture reproduces the small states files shipped for the scenes."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -90,3 +95,19 @@ def test_a_fresh_capture_reproduces_the_shipped_states(which, request):
             a, b = getattr(old, part), getattr(new, part)
             scale = np.abs(b).max(axis=-1, keepdims=True)
             assert np.all(np.abs(a - b) <= 1e-3 * scale + 1e-7), (old.name, part)
+
+
+def test_the_states_command_writes_a_file_and_refuses_bad_input(tmp_path):
+    normgeo = str(Path(sys.executable).parent / "normgeo")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    out = tmp_path / "mini.npz"
+    done = subprocess.run([normgeo, "states", "--model", "minilm", "--text", TEXT, "--out", str(out)],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    states = read_states(out)
+    assert states.model == "all-MiniLM-L6-v2" and len(states.layers) == 13 and states.stored_as == "float32"
+    for args, words in ((["--model", "nope"], "not a model"), (["--model", "minilm", "--out", str(tmp_path / "x.pt")],
+                                                                ".safetensors or .npz")):
+        argv = [normgeo, "states", "--text", TEXT, "--out", str(tmp_path / "y.safetensors"), *args]
+        refused = subprocess.run(argv, capture_output=True, text=True, env=env)
+        assert refused.returncode == 2 and words in refused.stderr and refused.stderr.strip().count("\n") == 0
