@@ -37,6 +37,7 @@ from normgeo.conditioning import (
 from normgeo.counting import constraints, degrees_of_freedom, output_radius
 from normgeo.covariate_shift import VARIANTS, CovariateShiftStudy, TrainingRun, covariate_shift_study, train_mlp
 from normgeo.decomposition import Decomposition, decompose, ones_direction, project_to_zero_mean_hyperplane
+from normgeo.depth_profile import DepthSummary, DepthTrend, LayerProfile, depth_summary, depth_trend, layer_profile
 from normgeo.dynamic_tanh import DynamicTanhFit, dynamic_tanh, dynamic_tanh_fit
 from normgeo.errors import (
     EmptyInputError,
@@ -49,17 +50,35 @@ from normgeo.errors import (
     ZeroVarianceError,
     ZeroVectorError,
 )
+from normgeo.effective_dimension import (
+    EffectiveDimension,
+    clip_lengths,
+    participation_ratio,
+    principal_directions,
+    radial_view,
+)
 from normgeo.gradient_orthogonality import (
     GradientSplit,
     NormGrowthSummary,
     layer_norm_gradient_split,
     norm_growth_summary,
 )
+from normgeo.hidden_states import (
+    MassiveTokens,
+    as_token_states,
+    massive_tokens,
+    mean_share,
+    normalized_radius,
+    token_centring_angles,
+    token_mean_and_spread,
+    token_norms,
+)
 from normgeo.jacobians import layer_norm_jacobian, rms_norm_jacobian
 from normgeo.layers import Layer, parse_layer
 from normgeo.normalize import batch_norm, group_norm, l2_normalize, layer_norm, normalize, rms_norm
 from normgeo.norms import distance, euclidean_norm, root_mean_square
 from normgeo.output_set import layer_norm_output_curve, layer_norm_output_radius
+from normgeo.output_ellipsoid import OutputEllipsoid, output_ellipsoid
 from normgeo.projection import radial_projection, unit_direction
 from normgeo.residual_stacks import StackGradients, block_gradient_norms, make_stack, prenorm_postnorm_study
 from normgeo.samples import sample_vectors
@@ -86,6 +105,27 @@ from normgeo.view import view_angles
 __version__ = "0.1.0"
 
 __all__ = [
+    "DepthSummary",
+    "depth_summary",
+    "clip_lengths",
+    "DepthTrend",
+    "LayerProfile",
+    "depth_trend",
+    "layer_profile",
+    "EffectiveDimension",
+    "participation_ratio",
+    "principal_directions",
+    "radial_view",
+    "MassiveTokens",
+    "as_token_states",
+    "massive_tokens",
+    "mean_share",
+    "normalized_radius",
+    "token_centring_angles",
+    "token_mean_and_spread",
+    "token_norms",
+    "OutputEllipsoid",
+    "output_ellipsoid",
     "angle_between",
     "arc_between",
     "averaged_axes",

@@ -25,6 +25,8 @@ LECTURE_ORDER: tuple[str, ...] = (
     "rmsnorm-vs-layernorm",
     "direction-not-length",
     "degrees-of-freedom",
+    "real-states-rmsnorm",
+    "real-states-layernorm",
     "unified-formula",
     "normalization-axes",
     "batchnorm-geometry",

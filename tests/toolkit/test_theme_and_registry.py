@@ -47,7 +47,9 @@ def test_registry_follows_the_lecture_order_of_content_md():
     assert order.index("rmsnorm-vs-layernorm") in (order.index("sphere-radii") + 1, order.index("layernorm-2d") + 1)
     assert order.index("layernorm-gradient") == order.index("scale-invariance") - 1
     assert order.index("batchnorm-geometry") == order.index("normalization-axes") + 1
-    assert order[-1] == "dynamic-tanh" and len(order) == 18
+    assert order.index("real-states-rmsnorm") == order.index("degrees-of-freedom") + 1  # issue 24
+    assert order.index("real-states-layernorm") == order.index("real-states-rmsnorm") + 1
+    assert order[-1] == "dynamic-tanh" and len(order) == 20
     for scene in SCENES:
         cls = scene.load()
         assert cls.scene_id == scene.id and cls.__name__ == scene.class_name

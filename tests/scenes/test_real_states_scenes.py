@@ -1,0 +1,98 @@
+"""real-states-rmsnorm and real-states-layernorm: built in dry run in every language; the numbers in
+their text are recomputed here from the states file with plain numpy; the drawn tokens sit where
+the core puts them, on the sphere; a user's own file renders too, with the sentences its numbers call for."""
+
+import numpy as np
+import pytest
+
+from normgeo_models.states_file import LayerStates, States, read_states, write_states
+from scenes.kit.adapters import to_coordinates
+from scenes.kit.languages import LANGUAGES
+from scenes.kit.numbers import NumberFormat
+from scenes.kit.real_states import STATES_DIR
+from scenes.kit.spec import SpecError
+from scenes.real_states_layernorm import RealStatesLayernorm, RealStatesLayernormSpec
+from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
+from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
+
+
+def drawn_ends(scene):
+    return to_coordinates(scene.axes3d, np.array([arrow[0].get_end() for arrow in scene.landed_arrows]), dim=3)
+
+
+def medians(layers):
+    return np.array([np.median(np.linalg.norm(layer.tokens(), axis=1)) for layer in layers])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rmsnorm_scene_says_the_numbers_of_smollm2(lang, media_dir):
+    scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(lang=lang), media_dir)
+    assert_narrates_every_step(scene)
+    assert_layout_is_clean(scene)
+    layers = read_states(STATES_DIR / "smollm2.safetensors").layers
+    fmt = NumberFormat(lang)
+    median = medians(layers)
+    values = {"first": fmt.number(median[0], 1), "last": fmt.number(median[-1], 0),
+              "ratio": fmt.number(median[-1] / median[0], 0), "rises": int(np.sum(np.diff(median) > 0)),
+              "steps": len(layers) - 1}
+    assert scene.drift_text.typst_code == scene.words("readout.drift-grows", **values)
+    ratios = [np.linalg.norm(l.tokens(), axis=1).max() / np.median(np.linalg.norm(l.tokens(), axis=1)) for l in layers]
+    where = int(np.argmax(ratios))
+    assert scene.massive_values["call"] == where and scene.massive_values["ratio"] == fmt.number(ratios[where], 0)
+    assert scene.massive_values["token"] == "The" and scene.massive_values["position"] == 1
+    ends = drawn_ends(scene)
+    assert np.allclose(np.linalg.norm(ends, axis=1), 24.0, rtol=1e-5)  # √576, ε = 1e-5 invisible here
+    assert "575" in scene.dimension_text.typst_code
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_layernorm_scene_says_the_numbers_of_minilm(lang, media_dir):
+    scene = build_scene(RealStatesLayernorm, RealStatesLayernormSpec(lang=lang), media_dir)
+    assert_narrates_every_step(scene)
+    assert_layout_is_clean(scene)
+    layers = read_states(STATES_DIR / "minilm.safetensors").layers
+    fmt = NumberFormat(lang)
+    shares = [np.abs(l.tokens().mean(axis=1)) * np.sqrt(384) / np.linalg.norm(l.tokens(), axis=1) for l in layers]
+    largest = max(s.max() for s in shares)
+    assert scene.share_values["largest"] == fmt.number(largest, 3) and largest < 0.1
+    assert scene.share_text.typst_code == scene.words("readout.share-near", **scene.share_values)
+    angle = max(np.degrees(np.arcsin(s.max())) for s in shares)  # share = sin(angle)
+    assert scene.angle_values["largest"] == fmt.number(angle, 2)
+    assert np.allclose(np.linalg.norm(drawn_ends(scene), axis=1), np.sqrt(384), rtol=1e-5)
+    ends = drawn_ends(scene)
+    assert "382" in scene.dimension_text.typst_code and len(ends) == 12
+
+
+def test_a_users_file_without_drift_or_massive_tokens(tmp_path, media_dir):
+    """Norms that shrink with depth and no outlier: the scene says so (and ε = 0.5 pulls tokens inside)."""
+    rng = np.random.default_rng(1)
+    layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 0.5, rng.normal(size=(6, 8)) * (3.0 / (i + 1)),
+                               weight=np.full(8, 2.0)) for i in range(4))
+    path = write_states(tmp_path / "mine.safetensors", States("my_model", "hello world", layers))
+    scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(path), theme="light"), media_dir)
+    assert_narrates_every_step(scene)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "does not grow" in said["drift"] and "No token is massive" in said["massive"]
+    assert "inside it" in said["zoom"] and "stores no outputs" in said["epsilon"]
+    assert "my_model" in said["intro"] and '#"my_model"' in scene.about.typst_code
+
+
+def test_bad_sources_are_refused_in_one_line(tmp_path):
+    with pytest.raises(SpecError, match="no such file"):
+        RealStatesRmsnormSpec(source=str(tmp_path / "nope.safetensors"))
+    with pytest.raises(SpecError, match="needs at least 2 layernorm layers"):
+        RealStatesLayernormSpec(source=str(STATES_DIR / "smollm2.safetensors"))
+    with pytest.raises(SpecError, match="layer: the file has 61"):
+        RealStatesRmsnormSpec(layer=61)
+
+
+def test_a_bare_npy_of_inputs_renders_with_what_it_lacks_said(tmp_path, media_dir):
+    """A .npy (layers, tokens, n): no γ, no outputs, ε = 0; the scene says it has no γ to show."""
+    rng = np.random.default_rng(2)
+    np.save(tmp_path / "inputs.npy", rng.normal(size=(3, 5, 7)) * np.array([1.0, 4.0, 9.0])[:, None, None])
+    scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(tmp_path / "inputs.npy")), media_dir)
+    assert_narrates_every_step(scene)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert said["gamma"] == scene.words("lead.gamma-none") and "stores no outputs" in said["epsilon"]
+    assert "grows from" in said["drift"]  # norms 1, 4, 9 times a common scale
+    assert np.allclose(np.linalg.norm(drawn_ends(scene), axis=1), np.sqrt(7), rtol=1e-9)  # ε = 0: exactly √n
