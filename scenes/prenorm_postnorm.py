@@ -1,4 +1,4 @@
-"""Scene 13, ``prenorm-postnorm`` (B10): where LN sits decides whether the residual path is clean."""
+"""Scene 17, ``prenorm-postnorm`` (B10): where LN sits decides whether the residual path is clean."""
 
 from __future__ import annotations
 
