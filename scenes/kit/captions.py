@@ -56,6 +56,8 @@ def wrap_cue(text: str, lang: str) -> str:
     'Take the vector x = (2.6, 0.4, 1.8).'
     >>> wrap_cue("Subtracting mu times ones leaves the zero-mean part, which lies on the plane.", "en")
     'Subtracting mu times ones leaves the\\nzero-mean part, which lies on the plane.'
+    >>> wrap_cue("on the unit circle it becomes (3, 4) divided by 5, which is (0.6, 0.8).", "en")
+    'on the unit circle it becomes (3, 4)\\ndivided by 5, which is (0.6, 0.8).'
     """
     limit = LINE_LENGTH[lang]
     if line_width(text, lang) <= limit:
@@ -65,8 +67,10 @@ def wrap_cue(text: str, lang: str) -> str:
     for cut in range(1, len(words)):
         first, second = _join(words[:cut], lang), _join(words[cut:], lang)
         if line_width(first, lang) <= limit and line_width(second, lang) <= limit:
-            # Balanced lines, and a break after punctuation rather than inside a phrase.
+            # Balanced lines, a break after punctuation rather than inside a phrase, never inside a
+            # bracket such as a vector (3, 4) if any other break fits.
             score = abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",.;:—，。；：" else 0)
+            score += 1000 if _open_brackets(first) else 0
             if best is None or score < best[0]:
                 best = (score, first, second)
     if best is None:
@@ -82,8 +86,25 @@ def _fits(text: str, lang: str) -> bool:
         return False
 
 
+def _open_brackets(text: str) -> int:
+    """How many brackets opened in ``text`` are still open at its end."""
+    return sum(text.count(o) - text.count(c) for o, c in ("()", "[]", "（）"))
+
+
 def _split_units(text: str, pattern: re.Pattern) -> list[str]:
-    return [part for part in pattern.split(text) if part.strip()]
+    """The pieces between the pattern's marks; a mark inside brackets (the comma of (3, 4)) does not cut.
+
+    >>> _split_units("so x = (3, 4) goes to (0.6, 0.8), which is on the circle", _CLAUSE_END)
+    ['so x = (3, 4) goes to (0.6, 0.8),', 'which is on the circle']
+    """
+    units: list[str] = []
+    for part in pattern.split(text):
+        if units and _open_brackets(units[-1]) > 0:
+            # the split ate the space after a Latin or Cyrillic mark; a Chinese mark had none
+            units[-1] += (" " if units[-1][-1:] in ".!?;:,—" else "") + part
+        elif part.strip():
+            units.append(part)
+    return [unit for unit in units if unit.strip()]
 
 
 def split_into_cues(text: str, lang: str) -> list[str]:
