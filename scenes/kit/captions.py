@@ -49,7 +49,7 @@ def _join(pieces: list[str], lang: str) -> str:
     return ("" if lang == "zh" else " ").join(pieces).strip()
 
 
-def wrap_cue(text: str, lang: str) -> str:
+def wrap_cue(text: str, lang: str, strict: bool = False) -> str:
     """``text`` (at most two lines' worth) on one or two lines, broken near the middle between words.
 
     >>> wrap_cue("Take the vector x = (2.6, 0.4, 1.8).", "en")
@@ -70,17 +70,23 @@ def wrap_cue(text: str, lang: str) -> str:
             # Balanced lines, a break after punctuation rather than inside a phrase, never inside a
             # bracket such as a vector (3, 4) if any other break fits.
             score = abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",.;:—，。；：" else 0)
-            score += 1000 if _open_brackets(first) else 0
+            score += 2 * _AWKWARD if _open_brackets(first) else 0
+            score += _AWKWARD if second[:1] in _RELATIONS or first[-1:] in _RELATIONS else 0  # keep "ε = 0" whole
             if best is None or score < best[0]:
                 best = (score, first, second)
-    if best is None:
-        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}")
+    if best is None or strict and best[0] >= _AWKWARD:
+        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}" + (" cleanly" if best else ""))
     return f"{best[1]}\n{best[2]}"
 
 
-def _fits(text: str, lang: str) -> bool:
+_RELATIONS = set("=≈<>≤≥→⊙∩+−·×/")
+_AWKWARD = 500  # a break inside a bracket or beside a relation costs this much
+
+
+def _fits(text: str, lang: str, strict: bool = True) -> bool:
+    """``text`` fits one cue (two lines); ``strict``: without breaking inside a bracket or a relation."""
     try:
-        wrap_cue(text, lang)
+        wrap_cue(text, lang, strict)
         return True
     except ValueError:
         return False
@@ -131,18 +137,19 @@ def split_into_cues(text: str, lang: str) -> list[str]:
             if current:
                 cues.extend(split_into_cues(current, lang))
             return cues
-    # One long clause: the fewest cues of about equal length, cut between words.
+    # One long clause: the fewest cues of about equal length, cut between words (cleanly if possible).
     words = _words(text, lang)
-    for count in range(2, len(words) + 1):
-        target, cues, current = len(text) / count, [], []
-        for word in words:
-            if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
-                cues.append(_join(current, lang))
-                current = []
-            current.append(word)
-        cues.append(_join(current, lang))
-        if all(_fits(cue, lang) for cue in cues):
-            return [wrap_cue(cue, lang) for cue in cues]
+    for strict in (True, False):
+        for count in range(2, len(words) + 1):
+            target, cues, current = len(text) / count, [], []
+            for word in words:
+                if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
+                    cues.append(_join(current, lang))
+                    current = []
+                current.append(word)
+            cues.append(_join(current, lang))
+            if all(_fits(cue, lang, strict) for cue in cues):
+                return [wrap_cue(cue, lang) for cue in cues]
     raise ValueError(f"cannot split {text!r} into cues")
 
 
