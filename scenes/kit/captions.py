@@ -15,7 +15,7 @@ LINE_LENGTH = {"en": 42, "ru": 42, "zh": 16}
 READING_SPEED = {"en": 19.0, "ru": 18.0, "zh": 7.5}
 
 # Latin and Cyrillic punctuation ends a unit only before a space (so 2.6 stays whole); Chinese ends it at once.
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；：])")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])(?<!\bal\.)\s+|(?<=[。！？；：])")  # "Xiong et al. (2020)" stays whole
 _CLAUSE_END = re.compile(r"(?<=[,—])\s+|(?<=[，、])")
 
 
@@ -72,6 +72,7 @@ def wrap_cue(text: str, lang: str, strict: bool = False) -> str:
             score = abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",.;:—，。；：" else 0)
             score += 2 * _AWKWARD if _open_brackets(first) else 0
             score += _AWKWARD if second[:1] in _RELATIONS or first[-1:] in _RELATIONS else 0  # keep "ε = 0" whole
+            score += _AWKWARD if second[:1] in "，。；：、）！？" else 0  # no Chinese line starts with a stop
             if best is None or score < best[0]:
                 best = (score, first, second)
     if best is None or strict and best[0] >= _AWKWARD:
