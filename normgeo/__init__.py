@@ -77,8 +77,17 @@ from normgeo.jacobians import layer_norm_jacobian, rms_norm_jacobian
 from normgeo.layers import Layer, parse_layer
 from normgeo.normalize import batch_norm, group_norm, l2_normalize, layer_norm, normalize, rms_norm
 from normgeo.norms import distance, euclidean_norm, root_mean_square
-from normgeo.output_set import layer_norm_output_curve, layer_norm_output_radius
 from normgeo.output_ellipsoid import OutputEllipsoid, output_ellipsoid
+from normgeo.step_size_sweep import (
+    DEFAULT_STEP_SIZES,
+    RegressionTask,
+    StepSizeSweep,
+    regression_task,
+    step_size_sweep,
+    task_loss_and_gradients,
+    training_losses,
+)
+from normgeo.output_set import TYPICAL_EPS, layer_norm_output_curve, layer_norm_output_radius, spread_pulled_inside
 from normgeo.projection import radial_projection, unit_direction
 from normgeo.residual_stacks import StackGradients, block_gradient_norms, make_stack, prenorm_postnorm_study
 from normgeo.samples import sample_vectors
@@ -126,6 +135,13 @@ __all__ = [
     "token_norms",
     "OutputEllipsoid",
     "output_ellipsoid",
+    "training_losses",
+    "task_loss_and_gradients",
+    "step_size_sweep",
+    "regression_task",
+    "StepSizeSweep",
+    "RegressionTask",
+    "DEFAULT_STEP_SIZES",
     "angle_between",
     "arc_between",
     "averaged_axes",
@@ -209,6 +225,7 @@ __all__ = [
     "ScaledOutputs",
     "ShapeError",
     "sphere_rings",
+    "spread_pulled_inside",
     "square_in_plane",
     "StackGradients",
     "standardize_features",
@@ -220,6 +237,7 @@ __all__ = [
     "TrainEvalGap",
     "TrainingRun",
     "TwoBatches",
+    "TYPICAL_EPS",
     "unit_angles",
     "unit_direction",
     "UnknownLayerError",

@@ -49,11 +49,15 @@ def output_radius(kind, n: int) -> float:
 
 
 def degrees_of_freedom(kind, n: int) -> int:
-    """Free directions left in n dimensions: n raw; n − 1 after L2 or RMSNorm (length fixed);
-    n − 2 after LayerNorm (length fixed and mean 0); never below 0.
+    """Free directions left in n dimensions at ε = 0 (before γ and β): n raw; n − 1 after L2 or
+    RMSNorm (length fixed); n − 2 after LayerNorm (length fixed and mean 0). A count of
+    directions, not a measure of information. LayerNorm needs n ≥ 2 (one number centres to 0).
 
     >>> [degrees_of_freedom(k, 896) for k in ("none", "l2", "rmsnorm", "layernorm")]
     [896, 895, 895, 894]
     """
     n = as_dimension(n)
-    return max(n - len(constraints(kind)), 0)
+    fixed = constraints(kind)
+    if "mean" in fixed and n < 2:
+        raise InvalidParameterError("layernorm of a single number is always 0: n = 1 is not a valid width (n must be ≥ 2)")
+    return n - len(fixed)

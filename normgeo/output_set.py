@@ -15,7 +15,9 @@ from normgeo.circles import circle_in_plane, hyperplane_basis
 from normgeo.errors import InvalidParameterError, ShapeError, ZeroVarianceError
 from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number
 
-__all__ = ["layer_norm_output_radius", "layer_norm_output_curve"]
+__all__ = ["layer_norm_output_radius", "layer_norm_output_curve", "TYPICAL_EPS", "spread_pulled_inside"]
+
+TYPICAL_EPS = 1e-5  # LayerNorm's default ε in PyTorch (torch.nn.LayerNorm); most frameworks use 1e-5 to 1e-6
 
 
 def layer_norm_output_radius(sigma, n: int, eps: float) -> np.ndarray:
@@ -37,6 +39,22 @@ def layer_norm_output_radius(sigma, n: int, eps: float) -> np.ndarray:
     safe = np.where(sigma > 0, sigma, 1.0)
     ratio = np.where(sigma > 0, math.sqrt(eps) / safe, np.inf)  # √ε/σ: never overflows like σ² would
     return math.sqrt(n) / np.hypot(1.0, ratio)  # = √n·σ/√(σ² + ε), and never above √n after rounding
+
+
+def spread_pulled_inside(eps: float, shortfall: float = 0.05) -> float:
+    """The spread σ below which ε pulls LayerNorm's output more than ``shortfall`` (a fraction of √n)
+    inside the sphere: √n·σ/√(σ² + ε) = (1 − s)·√n ⇔ σ = √ε·r/√(1 − r²), r = 1 − s.
+
+    With a typical ε = 10⁻⁵ only σ below about 10⁻² loses more than 5 %:
+
+    >>> round(spread_pulled_inside(TYPICAL_EPS), 4), round(spread_pulled_inside(0.25), 3)
+    (0.0096, 1.521)
+    """
+    eps = as_nonnegative_number(eps, "eps")
+    if not 0 < shortfall < 1:
+        raise InvalidParameterError(f"shortfall must be a fraction between 0 and 1, got {shortfall}")
+    kept = 1.0 - shortfall
+    return math.sqrt(eps) * kept / math.sqrt(1.0 - kept * kept)
 
 
 def layer_norm_output_curve(weight=None, bias=None, samples: int = 96, radius: float | None = None) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Scene ``batchnorm-geometry`` (C4): BatchNorm is LayerNorm's geometry on the batch axis.
+"""Scene 11, ``batchnorm-geometry`` (C4): BatchNorm is LayerNorm's geometry on the batch axis.
 
 Each feature's column of B values is centred and scaled onto the sphere of radius √B in the
 zero-mean hyperplane of ℝ^B; with B = 2 every feature lands on (1, −1) or (−1, 1). GroupNorm's
@@ -108,7 +108,8 @@ class BatchNormGeometry(NormGeoScene):
         self.values = {"B": self.batch, "radius": fmt.number(self.columns.radius), "p": fmt.vector(self.meeting_points[0]),
                        "q": fmt.vector(self.meeting_points[1]), "first": spec.pair[0], "second": spec.pair[1],
                        "features": self.features, "eps": fmt.scientific(spec.eps),
-                       "pair_radius": fmt.number(self.pair_columns.radius)}
+                       "pair_radius": fmt.number(self.pair_columns.radius),
+                       "plane_dim": len(hyperplane_basis(self.batch))}  # the zero-mean hyperplane of ℝ^B: B − 1
 
     # ------------------------------------------------------------------ steps
     def show_grid(self) -> None:
@@ -149,7 +150,8 @@ class BatchNormGeometry(NormGeoScene):
                                     radius=self.values["radius"]) for key in ("sphere.law", "sphere.set")))
         sphere.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         self.sphere_text = fit_width(sphere, 6.3).next_to(self.column_stats, DOWN, buff=0.3).align_to(self.cells, LEFT)
-        self.say("sphere", FadeIn(self.sphere_text), run_time=1.0, hold=1.0, B=self.batch)
+        self.say("sphere", FadeIn(self.sphere_text), run_time=1.0, hold=1.0, B=self.batch,
+                 plane_dim=self.values["plane_dim"])
 
     def centre_a_batch_of_two(self) -> None:
         """The two chosen rows framed on the grid; their features as centred points of the plane."""
@@ -198,8 +200,8 @@ class BatchNormGeometry(NormGeoScene):
                                                self.palette.groupnorm,
                                                (self.one_group_grid.get_right()[0] + 0.5, -1.8))
         refusal = VGroup(*(self.text(f"refused.{k}", font_size=SMALL_SIZE - 2, color=color) for k, color in
-                           (("erased", self.palette.groupnorm), ("undefined", self.palette.muted),
-                            ("refused", self.palette.text)))).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+                           (("erased", self.palette.groupnorm), ("undefined", self.palette.muted))
+                           )).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         left = self.per_feature_grid.get_right()[0] + 0.45
         self.refusal = fit_width(refusal, 7.0 - left).move_to(self.per_feature_grid[1])
         self.refusal.set_x(left + self.refusal.width / 2)

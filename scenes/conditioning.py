@@ -1,4 +1,4 @@
-"""Scene 9, ``conditioning`` (B4, B5): κ before and after standardizing, and gradient descent on both."""
+"""Scene 12, ``conditioning`` (B4, B5): κ before and after standardizing, and gradient descent on both."""
 
 from __future__ import annotations
 
@@ -7,15 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup, VMobject
 
-from normgeo import (
-    condition_number,
-    conditioning_demo,
-    contour_levels,
-    least_squares_hessian,
-    quadratic_contours,
-    scaled_features,
-    standardize_features,
-)
+from normgeo import conditioning_demo, contour_levels, quadratic_contours
 from scenes.kit.adapters import make_plane, to_points
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.spec import SceneSpec, SpecError, as_setting_text, setting
@@ -36,9 +28,9 @@ class ConditioningSpec(SceneSpec):
     steps_drawn: int = setting(30, low=2, high=200)
 
     def validate(self) -> None:
-        if not self.small_scale < self.large_scale:
-            raise SpecError(f"small_scale: must be below large_scale ({as_setting_text(self.large_scale)}), "
-                            f"got {as_setting_text(self.small_scale)}")
+        if not 10 * self.small_scale <= self.large_scale:
+            raise SpecError(f"large_scale: must be at least 10 times small_scale ({as_setting_text(self.small_scale)}): "
+                            f"the scene shows features of very different scales, got {as_setting_text(self.large_scale)}")
 
 
 class Conditioning(NormGeoScene):
@@ -63,9 +55,6 @@ class Conditioning(NormGeoScene):
         self.demo = conditioning_demo(scales=(spec.small_scale, spec.large_scale), correlation=spec.correlation,
                                       drawn_kappa=spec.drawn_kappa, step_fraction=spec.step_fraction,
                                       n_steps=spec.steps_drawn)
-        # what standardizing would leave with no correlation at all: scale goes, correlation stays
-        uncorrelated = scaled_features(scales=(spec.small_scale, spec.large_scale), correlation=0.0)
-        self.kappa_uncorrelated = condition_number(least_squares_hessian(standardize_features(uncorrelated)))
         # the real ellipse fits on screen only when its κ is no larger than the one drawn
         self.drawn_reason = "narrow" if self.demo.kappa_raw > self.demo.drawn_before.kappa else "wide"
 
@@ -90,12 +79,13 @@ class Conditioning(NormGeoScene):
                                  kappa=fmt.scientific(demo.kappa_raw))
         self.drawn = self.text(f"drawn.{self.drawn_reason}", font_size=SMALL_SIZE - 4, color=colors.muted,
                                kappa=fmt.number(demo.drawn_before.kappa))
-        self.steps_a = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_raw))
+        tol = fmt.scientific(demo.tolerance)
+        self.steps_a = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_raw), tol=tol)
         readout_a = VGroup(self.kappa_a, self.drawn, self.steps_a).arrange(DOWN, buff=0.12)
         readout_a.next_to(plane_a, DOWN, buff=0.15)
         kappa_b = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.layernorm,
                             kappa=fmt.number(demo.kappa_standardized, 1))
-        steps_b = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_standardized))
+        steps_b = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_standardized), tol=tol)
         self.rho_label = self.text("correlation", font_size=SMALL_SIZE - 4, color=colors.muted,
                                    rho=fmt.number(self.spec.correlation))
         readout_b = VGroup(kappa_b, steps_b, self.rho_label).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
@@ -126,13 +116,16 @@ class Conditioning(NormGeoScene):
         self.say("drawn", Create(self.curves_a), FadeIn(self.drawn), run_time=1.2, hold=0.5, why=why)
 
     def descend_before(self) -> None:
-        """Gradient descent just under 2/L zig-zags; the step rule goes under the title."""
+        """Gradient descent at a fraction of 2/L: above 1/L it zig-zags across the valley, below it
+        approaches from one side (worded from the drawn run); the step rule goes under the title."""
         demo = self.demo
+        how = self.words("how.overshoots" if demo.drawn_before.overshoots else "how.approaches")
         rule = self.text("step-rule", font_size=SMALL_SIZE, color=self.palette.highlight,
                          fraction=self.fmt.number(demo.step_fraction))
         fit_width(rule, 13.0).next_to(self.title, DOWN, buff=0.25).align_to(self.title, LEFT)
         self.say("descent", Create(self.before_path), FadeIn(self.dots_a, lag_ratio=0.05), FadeIn(self.steps_a),
-                 FadeIn(rule), run_time=2.5, hold=1.0, steps=self.fmt.plain_scientific(demo.steps_raw))
+                 FadeIn(rule), run_time=2.5, hold=1.0, steps=self.fmt.plain_scientific(demo.steps_raw),
+                 fraction=self.fmt.number(demo.step_fraction), how=how)
 
     def descend_after_standardizing(self) -> None:
         demo = self.demo
@@ -142,10 +135,15 @@ class Conditioning(NormGeoScene):
                  steps=self.fmt.plain_scientific(demo.steps_standardized))
 
     def keep_the_correlation(self) -> None:
-        """B4: the κ left after standardizing is the correlation's, (1 + ρ)/(1 − ρ); ρ = 0 would give 1."""
-        fmt = self.fmt
-        self.say("correlation", FadeIn(self.rho_label), run_time=1.0, hold=1.5, rho=fmt.number(self.spec.correlation),
-                 kappa=fmt.number(self.demo.kappa_standardized, 1), uncorrelated=fmt.number(self.kappa_uncorrelated, 1))
+        """B4: the κ left after standardizing is the correlation's, (1 + |ρ|)/(1 − |ρ|); ρ = 0 would give 1.
+        With ρ ≠ 0 the correlation is also part of κ before standardizing (5.3·10⁸ against 10⁸)."""
+        fmt, demo = self.fmt, self.demo
+        values = {"rho": fmt.number(self.spec.correlation), "kappa": fmt.number(demo.kappa_standardized, 1),
+                  "uncorrelated": fmt.number(demo.kappa_standardized_uncorrelated, 1),
+                  "kappa_raw": fmt.plain_scientific(demo.kappa_raw),
+                  "raw_uncorrelated": fmt.plain_scientific(demo.kappa_raw_uncorrelated)}
+        detail = self.words("detail.uncorrelated" if self.spec.correlation == 0 else "detail.correlated", **values)
+        self.say("correlation", FadeIn(self.rho_label), run_time=1.0, hold=1.5, detail=detail)
 
     def name_the_mechanisms(self) -> None:
         """B5: what normalization layers do inside the network (narration only)."""

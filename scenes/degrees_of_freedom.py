@@ -1,4 +1,4 @@
-"""Scene 6, ``degrees-of-freedom`` (A9, A10): n, n − 1, n − 2, Qwen2-0.5B's 896, and γ restoring scale."""
+"""Scene 8, ``degrees-of-freedom`` (A9, A10): n, n − 1, n − 2, Qwen2-0.5B's 896, and γ, one scale per dimension."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from manim import (
 from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_radius, rms_norm, sample_vectors
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
-from scenes.kit.spec import SceneSpec, Vector, setting
+from scenes.kit.spec import SceneSpec, SpecError, Vector, setting
 from scenes.kit.widgets import closed_curve, dot_at, legend, text_mobject
 
 __all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
@@ -32,12 +32,16 @@ QWEN2_HIDDEN_SIZE = 896  # Qwen2-0.5B's hidden size: the default last dimension,
 
 @dataclass(frozen=True)
 class DegreesOfFreedomSpec(SceneSpec):
-    """The dimensions tabulated (the last is Qwen2-0.5B's hidden size) and the γ that brings scale back."""
+    """The dimensions tabulated (each ≥ 2; the last is Qwen2-0.5B's hidden size) and γ, one scale per dimension."""
 
     dims: tuple[int, ...] = setting((2, 3, QWEN2_HIDDEN_SIZE), low=1, high=10**7, items=(1, 4))
     gamma: Vector = setting((1.7, 0.55), low=0.1, high=3, items=(2, 2))
     count: int = setting(10, low=1, high=50)
     seed: int = setting(5, low=0, high=2**32 - 1)
+
+    def validate(self) -> None:
+        if min(self.dims) < 2:
+            raise SpecError("dims: n = 1 is not a valid LayerNorm width (one number centres to 0); give dimensions ≥ 2")
 
 
 class DegreesOfFreedom(NormGeoScene):

@@ -1,4 +1,4 @@
-"""Scene 5, ``direction-not-length`` (A8): (3, 4) and (6, 8) merge; (3, 4) and (4, 3) stay apart."""
+"""Scene 7, ``direction-not-length`` (A8): (3, 4) and (6, 8) merge; (3, 4) and (4, 3) stay apart."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scene 14, ``epsilon-and-affine`` (C1): ε pulls outputs inside the sphere; γ, β move the circle S ∩ H."""
+"""Scene 4, ``epsilon-and-affine`` (C1): ε pulls outputs inside the sphere; γ, β move the circle S ∩ H."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 from manim import DEGREES, DL, DOWN, DR, LEFT, UL, UR, Create, DashedLine, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from normgeo import (
+    TYPICAL_EPS,
     circle_in_plane,
     euclidean_norm,
     hyperplane_basis,
@@ -17,6 +18,7 @@ from normgeo import (
     layer_norm_output_radius,
     ones_direction,
     output_radius,
+    spread_pulled_inside,
     square_in_plane,
     view_angles,
 )
@@ -41,6 +43,7 @@ OVERVIEW = {"phi": 68 * DEGREES, "theta": -35 * DEGREES}
 AFFINE_VIEW = {"phi": 62 * DEGREES, "theta": 95 * DEGREES}
 FACE_ON = dict(zip(("phi", "theta"), view_angles(ones_direction(3)), strict=True))
 CURVE_SAMPLES = 120
+SHORTFALL = 0.05  # "falls visibly inside": more than 5 % short of √n
 # y = β + γ ⊙ x̂ and the set it lives on (Typst math; the same in every language).
 OUTPUT_SET = "y = beta + gamma dot.o hat(x) quad in quad beta + gamma dot.o (S inter H)"
 PLOT_WIDTH, PLOT_HEIGHT = 3.5, 1.9
@@ -126,6 +129,10 @@ class EpsilonAndAffine(NormGeoThreeDScene):
             "shortest": fmt.number(float(self.radii[order[0]])),
             "gamma": fmt.vector(self.gamma),
             "beta": fmt.vector(self.beta),
+            "shortfall": fmt.number(100 * SHORTFALL),
+            "visible": fmt.number(spread_pulled_inside(spec.eps, SHORTFALL), 2),
+            "typical": fmt.plain_scientific(TYPICAL_EPS),
+            "typical_visible": fmt.number(spread_pulled_inside(TYPICAL_EPS, SHORTFALL), 2),
         }
 
     # ------------------------------------------------------------------ steps

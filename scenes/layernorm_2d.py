@@ -1,4 +1,4 @@
-"""Scene 4, ``layernorm-2d`` (A7, A11): in 2-D LayerNorm leaves two points and 0 degrees of freedom."""
+"""Scene 5, ``layernorm-2d`` (A7, A11): in 2-D LayerNorm leaves two points and 0 degrees of freedom."""
 
 from __future__ import annotations
 

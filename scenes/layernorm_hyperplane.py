@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Arrow3D, Sphere, Create, FadeIn, ReplacementTransform, VGroup
+from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Arrow3D, Sphere, Create, FadeIn, ReplacementTransform, VGroup, config
 
 from normgeo import (
     circle_in_plane,
@@ -107,7 +107,8 @@ class LayerNormHyperplane(NormGeoThreeDScene):
             self.spec.lang,
             colors.text,
             SMALL_SIZE,
-        ).to_corner(UR, buff=EDGE)
+        )
+        fit_width(self.key, config.frame_width / 2 - EDGE - title.get_right()[0] - 0.4).to_corner(UR, buff=EDGE)
         self.fix_in_frame(self.key)
         self.key.set_opacity(0)
         self.say("intro", FadeIn(title), Create(self.axes), run_time=1.2, hold=0.5)

@@ -1,21 +1,29 @@
-"""Scene 13, ``prenorm-postnorm`` (B10): where LN sits decides whether the residual path is clean."""
+"""Scene 17, ``prenorm-postnorm`` (B10): where LN sits decides whether the residual path is clean.
+
+Two toys on the same random linear stack: the gradient that reaches each block's input (a
+geometric mean over random stacks), and which step sizes of a grid train the stack on a small
+regression task, pre-norm against post-norm; the wording of the second follows its outcome.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, FadeIn, Line, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, Dot, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
 
-from normgeo import prenorm_postnorm_study
+from normgeo import prenorm_postnorm_study, step_size_sweep
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes
-from scenes.kit.spec import SceneSpec, setting
+from scenes.kit.spec import SceneSpec, SpecError, setting
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["PrenormPostnormSpec", "PrenormPostnorm"]
 
 FORMULAS = {"pre": "x + op(\"F\")(op(\"LN\")(x))", "post": "op(\"LN\")(x + op(\"F\")(x))"}
+# The step-size sweep trains the stack 2 × 9 times for 100 steps: depth × width² is capped at the
+# cost of 24 blocks of width 64 (a few seconds on one core).
+SWEEP_BUDGET = 24 * 64**2
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,11 @@ class PrenormPostnormSpec(SceneSpec):
     sublayer_scale: float = setting(1.0, low=0.05, high=4)
     stacks: int = setting(8, low=1, high=64)
     seed: int = setting(0, low=0, high=2**32 - 1)
+
+    def validate(self) -> None:
+        if self.depth * self.width**2 > SWEEP_BUDGET:
+            raise SpecError(f"depth, width: depth × width² must be at most {SWEEP_BUDGET} (the step-size sweep trains "
+                            f"the stack 18 times), got {self.depth} × {self.width}² = {self.depth * self.width**2}")
 
 
 class PrenormPostnorm(NormGeoScene):
@@ -40,12 +53,14 @@ class PrenormPostnorm(NormGeoScene):
         self.draw_prenorm()
         self.draw_postnorm()
         self.plot_gradients()
+        self.sweep_step_sizes()
         self.conclude()
 
     def backpropagate(self) -> None:
         """Everything the scene shows, from the core: the gradient reaching each block, both ways."""
         spec = self.spec
         self.study = prenorm_postnorm_study(spec.depth, spec.width, spec.sublayer_scale, spec.stacks, spec.seed)
+        self.sweep = step_size_sweep(spec.depth, spec.width, spec.sublayer_scale, spec.seed)
 
     def introduce(self) -> None:
         self.say("intro", FadeIn(self.make_title()), run_time=1.0, hold=0.5)
@@ -75,6 +90,7 @@ class PrenormPostnorm(NormGeoScene):
         self.axes, self.curves = axes, {"pre": pre_curve, "post": post_curve}
         setup = self.text("setup", font_size=SMALL_SIZE - 4, color=colors.muted, depth=spec.depth,
                           width=spec.width, stacks=spec.stacks)
+        fit_width(setup, axes.get_right()[0] - labels[1].get_right()[0] - 0.4)  # beside the y-axis name
         setup.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
         names = VGroup(
             self.text("pre", font_size=SMALL_SIZE, color=colors.layernorm).next_to(pre_curve.get_end(), UP, 0.1),
@@ -89,8 +105,39 @@ class PrenormPostnorm(NormGeoScene):
         self.say("gradients", Create(axes), FadeIn(labels), FadeIn(setup), Create(pre_curve),
                  Create(post_curve), FadeIn(names), run_time=2.5, hold=1.5, depth=spec.depth, **parts)
 
+    def sweep_step_sizes(self) -> None:
+        """The second toy in the diagrams' place: one mark per step size and arrangement, filled where
+        the stack trains; the sentence follows which arrangement trains at more step sizes."""
+        colors, sweep, fmt = self.palette, self.sweep, self.fmt
+        xs = np.linspace(-4.2, 5.4, sweep.step_sizes.size)
+        rows = {"pre": (1.75, colors.layernorm), "post": (1.05, colors.rmsnorm)}
+        self.sweep_marks, names = {}, VGroup()
+        for arrangement, (y, color) in rows.items():
+            marks = VGroup(*(Dot((x, y, 0), radius=0.13, color=color) if trains else
+                             Circle(radius=0.13, color=colors.muted, stroke_width=2.5).move_to((x, y, 0))
+                             for x, trains in zip(xs, sweep.trains(arrangement))))
+            self.sweep_marks[arrangement] = marks
+            names.add(self.text(arrangement, font_size=SMALL_SIZE, color=color).next_to(marks, LEFT, buff=0.45))
+        decades = [(x, int(round(np.log10(size)))) for x, size in zip(xs, sweep.step_sizes)
+                   if abs(np.log10(size) - round(np.log10(size))) < 1e-9]
+        ticks = VGroup(*(text_mobject(f"$10^({power})$", self.spec.lang, colors.muted, SMALL_SIZE - 4).move_to((x, 0.5, 0))
+                         for x, power in decades))
+        axis_name = self.text("sweep.axis", font_size=SMALL_SIZE - 4, color=colors.muted).next_to(ticks, LEFT, buff=0.45)
+        caption = self.text("sweep.caption", font_size=SMALL_SIZE - 4, color=colors.muted, steps=sweep.steps,
+                            target=fmt.number(100 * sweep.target))
+        key = self.text("sweep.key", font_size=SMALL_SIZE - 4, color=colors.muted)
+        heading = VGroup(caption, key).arrange(RIGHT, buff=0.5)
+        fit_width(heading, 13.0).move_to((0.4, 2.45, 0))
+        self.sweep_panel = VGroup(heading, names, *self.sweep_marks.values(), ticks, axis_name)
+        outcome = sweep.wider or "tie"
+        result = self.words(f"result.{outcome}", pre=sweep.count("pre"), post=sweep.count("post"))
+        self.say("steps", FadeOut(self.diagrams["pre"]), FadeOut(self.diagrams["post"]), FadeIn(self.sweep_panel),
+                 run_time=1.5, hold=2.0, steps=sweep.steps, total=sweep.step_sizes.size,
+                 smallest=fmt.plain_scientific(sweep.step_sizes[0]), largest=fmt.plain_scientific(sweep.step_sizes[-1]),
+                 result=result)
+
     def conclude(self) -> None:
-        """What the toy shows and what real transformers show (narration only)."""
+        """What the toys show and what real transformers show (narration only)."""
         self.say("conclusion", run_time=0.0, hold=1.5)
 
     def block_diagram(self, arrangement: str, color: str) -> VGroup:

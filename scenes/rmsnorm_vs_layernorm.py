@@ -1,4 +1,4 @@
-"""Scene 15, ``rmsnorm-vs-layernorm`` (C2): LN(x) = RMSNorm(x − μ·1); the two differ by arctan(|μ|/σ)."""
+"""Scene 6, ``rmsnorm-vs-layernorm`` (C2): LN(x) = RMSNorm(x − μ·1); the two differ by arctan(|μ|/σ)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scene 7, ``unified-formula`` (B1): x̂ = (x − μ)/√(σ² + ε), y = γx̂ + β over different axes."""
+"""Scene 9, ``unified-formula`` (B1): x̂ = (x − μ)/√(σ² + ε), y = γx̂ + β over different axes."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ LINE_LENGTH = {"en": 42, "ru": 42, "zh": 16}
 READING_SPEED = {"en": 19.0, "ru": 18.0, "zh": 7.5}
 
 # Latin and Cyrillic punctuation ends a unit only before a space (so 2.6 stays whole); Chinese ends it at once.
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；：])")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])(?<!\bal\.)\s+|(?<=[。！？；：])")  # "Xiong et al. (2020)" stays whole
 _CLAUSE_END = re.compile(r"(?<=[,—])\s+|(?<=[，、])")
 
 
@@ -49,13 +49,15 @@ def _join(pieces: list[str], lang: str) -> str:
     return ("" if lang == "zh" else " ").join(pieces).strip()
 
 
-def wrap_cue(text: str, lang: str) -> str:
+def wrap_cue(text: str, lang: str, strict: bool = False) -> str:
     """``text`` (at most two lines' worth) on one or two lines, broken near the middle between words.
 
     >>> wrap_cue("Take the vector x = (2.6, 0.4, 1.8).", "en")
     'Take the vector x = (2.6, 0.4, 1.8).'
     >>> wrap_cue("Subtracting mu times ones leaves the zero-mean part, which lies on the plane.", "en")
     'Subtracting mu times ones leaves the\\nzero-mean part, which lies on the plane.'
+    >>> wrap_cue("on the unit circle it becomes (3, 4) divided by 5, which is (0.6, 0.8).", "en")
+    'on the unit circle it becomes (3, 4)\\ndivided by 5, which is (0.6, 0.8).'
     """
     limit = LINE_LENGTH[lang]
     if line_width(text, lang) <= limit:
@@ -65,25 +67,51 @@ def wrap_cue(text: str, lang: str) -> str:
     for cut in range(1, len(words)):
         first, second = _join(words[:cut], lang), _join(words[cut:], lang)
         if line_width(first, lang) <= limit and line_width(second, lang) <= limit:
-            # Balanced lines, and a break after punctuation rather than inside a phrase.
+            # Balanced lines, a break after punctuation rather than inside a phrase, never inside a
+            # bracket such as a vector (3, 4) if any other break fits.
             score = abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",.;:—，。；：" else 0)
+            score += 2 * _AWKWARD if _open_brackets(first) else 0
+            score += _AWKWARD if second[:1] in _RELATIONS or first[-1:] in _RELATIONS else 0  # keep "ε = 0" whole
+            score += _AWKWARD if second[:1] in "，。；：、）！？" else 0  # no Chinese line starts with a stop
             if best is None or score < best[0]:
                 best = (score, first, second)
-    if best is None:
-        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}")
+    if best is None or strict and best[0] >= _AWKWARD:
+        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}" + (" cleanly" if best else ""))
     return f"{best[1]}\n{best[2]}"
 
 
-def _fits(text: str, lang: str) -> bool:
+_RELATIONS = set("=≈<>≤≥→⊙∩+−·×/")
+_AWKWARD = 500  # a break inside a bracket or beside a relation costs this much
+
+
+def _fits(text: str, lang: str, strict: bool = True) -> bool:
+    """``text`` fits one cue (two lines); ``strict``: without breaking inside a bracket or a relation."""
     try:
-        wrap_cue(text, lang)
+        wrap_cue(text, lang, strict)
         return True
     except ValueError:
         return False
 
 
+def _open_brackets(text: str) -> int:
+    """How many brackets opened in ``text`` are still open at its end."""
+    return sum(text.count(o) - text.count(c) for o, c in ("()", "[]", "（）"))
+
+
 def _split_units(text: str, pattern: re.Pattern) -> list[str]:
-    return [part for part in pattern.split(text) if part.strip()]
+    """The pieces between the pattern's marks; a mark inside brackets (the comma of (3, 4)) does not cut.
+
+    >>> _split_units("so x = (3, 4) goes to (0.6, 0.8), which is on the circle", _CLAUSE_END)
+    ['so x = (3, 4) goes to (0.6, 0.8),', 'which is on the circle']
+    """
+    units: list[str] = []
+    for part in pattern.split(text):
+        if units and _open_brackets(units[-1]) > 0:
+            # the split ate the space after a Latin or Cyrillic mark; a Chinese mark had none
+            units[-1] += (" " if units[-1][-1:] in ".!?;:,—" else "") + part
+        elif part.strip():
+            units.append(part)
+    return [unit for unit in units if unit.strip()]
 
 
 def split_into_cues(text: str, lang: str) -> list[str]:
@@ -110,18 +138,19 @@ def split_into_cues(text: str, lang: str) -> list[str]:
             if current:
                 cues.extend(split_into_cues(current, lang))
             return cues
-    # One long clause: the fewest cues of about equal length, cut between words.
+    # One long clause: the fewest cues of about equal length, cut between words (cleanly if possible).
     words = _words(text, lang)
-    for count in range(2, len(words) + 1):
-        target, cues, current = len(text) / count, [], []
-        for word in words:
-            if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
-                cues.append(_join(current, lang))
-                current = []
-            current.append(word)
-        cues.append(_join(current, lang))
-        if all(_fits(cue, lang) for cue in cues):
-            return [wrap_cue(cue, lang) for cue in cues]
+    for strict in (True, False):
+        for count in range(2, len(words) + 1):
+            target, cues, current = len(text) / count, [], []
+            for word in words:
+                if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
+                    cues.append(_join(current, lang))
+                    current = []
+                current.append(word)
+            cues.append(_join(current, lang))
+            if all(_fits(cue, lang, strict) for cue in cues):
+                return [wrap_cue(cue, lang) for cue in cues]
     raise ValueError(f"cannot split {text!r} into cues")
 
 

@@ -119,3 +119,33 @@ def test_hessians_must_be_symmetric_up_to_rounding():
         quadratic_contours([[1.0, 0.5], [0.0, 1.0]], [1.0])
     (curve,) = quadratic_contours([[1.0, 1e-17], [0.0, 1.0]], [1.0])
     assert np.isfinite(curve).all()
+
+
+@given(st.floats(-0.95, 0.95), st.floats(1.0, 1e4))
+def test_standardized_kappa_is_one_plus_abs_rho_over_one_minus_abs_rho(rho, scale):
+    """For two features, the standardized κ is (1 + |ρ|)/(1 − |ρ|), also for ρ < 0 (where
+    (1 + ρ)/(1 − ρ) would be below 1, which no condition number is): eigenvalues 1 ± ρ."""
+    features = standardize_features(scaled_features(scales=(1.0, scale), correlation=rho))
+    kappa = condition_number(least_squares_hessian(features))
+    assert kappa == pytest.approx((1 + abs(rho)) / (1 - abs(rho)), rel=1e-7)
+
+
+def test_the_demo_separates_what_scale_and_correlation_each_cause():
+    """Scales 1 and 10⁴: κ = 10⁸ without correlation (the squared ratio of the scales), 5.3·10⁸ with
+    ρ = 0.9; standardized, 1 and 19. The step count is relative: tol of the starting error."""
+    demo = conditioning_demo()
+    assert demo.kappa_raw_uncorrelated == pytest.approx(1e8, rel=1e-7)
+    assert demo.kappa_raw == pytest.approx(5.3e8, rel=0.01)
+    assert demo.kappa_standardized_uncorrelated == pytest.approx(1.0)
+    assert demo.tolerance == 1e-6
+
+
+@pytest.mark.parametrize("fraction, zigzags", [(0.9, True), (0.6, True), (0.4, False), (0.05, False)])
+def test_a_step_above_one_over_l_zig_zags_across_the_valley(fraction, zigzags):
+    """overshoots ⇔ η > 1/L, read off the path: the steep coordinate flips sign every step or never."""
+    h = np.diag([1.0, 60.0])
+    run = gradient_descent_run(h, [-2.6, 0.5], step_fraction=fraction, n_steps=12)
+    steep = run.path[:, 1]
+    flips = np.sign(steep[1:]) != np.sign(steep[:-1])
+    assert run.overshoots is zigzags
+    assert flips.all() if zigzags else not flips.any()

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from normgeo import degrees_of_freedom, euclidean_norm, l2_normalize, layer_norm, output_radius, rms_norm
+from normgeo import InvalidParameterError, degrees_of_freedom, euclidean_norm, l2_normalize, layer_norm, output_radius, rms_norm
 
 
 @given(st.integers(2, 64), st.integers(0, 10_000))
@@ -19,12 +19,12 @@ def test_output_radius_is_the_length_the_layers_produce(n, seed):
         assert math.isclose(euclidean_norm(y), output_radius(kind, n), rel_tol=1e-9)
 
 
-@given(st.integers(1, 5000))
+@given(st.integers(2, 5000))
 def test_each_constraint_removes_one_degree_of_freedom(n):
-    """raw n; L2 and RMSNorm n − 1 (length); LayerNorm n − 2 (length and mean); never below 0."""
+    """raw n; L2 and RMSNorm n − 1 (length); LayerNorm n − 2 (length and mean)."""
     assert degrees_of_freedom("none", n) == n
     assert degrees_of_freedom("l2", n) == degrees_of_freedom("rmsnorm", n) == n - 1
-    assert degrees_of_freedom("layernorm", n) == max(n - 2, 0)
+    assert degrees_of_freedom("layernorm", n) == n - 2
 
 
 def test_degrees_of_freedom_table_of_the_source():
@@ -45,3 +45,11 @@ def test_layers_without_a_per_vector_sphere_raise():
             output_radius(kind, 4)
         with pytest.raises(ValueError):
             degrees_of_freedom(kind, 4)
+
+
+def test_layer_norm_of_one_number_has_no_degrees_of_freedom_to_count():
+    """n = 1 is not a valid LayerNorm width: the one entry minus its mean is 0 whatever it was."""
+    assert float(layer_norm([[3.7]], eps=1e-5)[0, 0]) == 0.0
+    with pytest.raises(InvalidParameterError, match="n = 1"):
+        degrees_of_freedom("layernorm", 1)
+    assert degrees_of_freedom("l2", 1) == degrees_of_freedom("rmsnorm", 1) == 0  # only a sign is left

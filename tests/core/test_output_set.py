@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from normgeo import (
+    TYPICAL_EPS,
     ZeroVarianceError,
     circle_in_plane,
     euclidean_norm,
@@ -18,6 +19,7 @@ from normgeo import (
     layer_norm_output_radius,
     on_sphere,
     on_zero_mean_hyperplane,
+    spread_pulled_inside,
 )
 from tests.core.strategies import close, spread_vectors
 
@@ -99,3 +101,26 @@ def test_unequal_gamma_tilts_the_curve_out_of_the_hyperplane_even_without_shift(
     """β = 0 but γ = (1, 2, 3): the points' sums ⟨γ, c⟩ vary round the curve, so it leaves H."""
     curve = layer_norm_output_curve([1.0, 2.0, 3.0], [0.0, 0.0, 0.0])
     assert np.ptp(curve.sum(axis=1)) > 1.0
+
+
+@given(st.floats(1e-8, 10.0), st.floats(0.01, 0.5))
+def test_spread_pulled_inside_is_where_layer_norm_loses_that_share(eps, shortfall):
+    """At σ = spread_pulled_inside(ε, s) a real LayerNorm output (ε > 0) is (1 − s)·√n long; a
+    smaller σ loses more, a larger one less. Checked on vectors built with that σ, not the formula."""
+    sigma = spread_pulled_inside(eps, shortfall)
+    direction = np.array([1.0, -2.0, 1.0]) / math.sqrt(2.0)  # zero mean, biased σ = 1
+    for factor, compare in ((1.0, 0), (0.5, -1), (2.0, 1)):
+        length = float(euclidean_norm(layer_norm(3.0 + factor * sigma * direction, eps=eps)))
+        expected = (1 - shortfall) * math.sqrt(3)
+        if compare == 0:
+            assert math.isclose(length, expected, rel_tol=1e-6)
+        else:
+            assert (length - expected) * compare > 0
+
+
+def test_a_typical_epsilon_moves_only_spreads_below_about_a_hundredth():
+    """PyTorch's default ε = 10⁻⁵: only σ ≲ 10⁻² loses more than 5 % of √n (the scene's ε is exaggerated)."""
+    assert TYPICAL_EPS == 1e-5
+    assert 0.009 < spread_pulled_inside(TYPICAL_EPS, 0.05) < 0.0101
+    with pytest.raises(Exception, match="shortfall"):
+        spread_pulled_inside(1e-5, 1.5)

@@ -10,7 +10,8 @@ from scenes.kit.languages import LANGUAGES
 from scenes.kit.numbers import fmt_fixed, fmt_number
 from scenes.kit.spec import SpecError
 from scenes.kit.text import fill
-from tests.scenes.helpers import GEOMETRY_TOLERANCE, assert_layout_is_clean, assert_narrates_every_step, build_scene, centres
+from tests.scenes.helpers import (GEOMETRY_TOLERANCE, assert_layout_is_clean, assert_narrates_every_step, build_scene, centres,
+                                  text_boxes)
 
 
 def written(values, lang, digits=2, fixed=True):
@@ -57,6 +58,14 @@ def test_source_grid(lang, media_dir):
     scene = build_scene(BatchNormGeometry, spec, media_dir)
     check(scene, spec)
     assert [m.typst_code for m in scene.column_stats[1]] == ["$2$"] * 4
+    # the zero-mean hyperplane of ℝ^B has B − 1 = 3 dimensions (zh used to call it "4 维零均值超平面"),
+    # the sphere holds in training mode, and no sentence speaks of another command's rules
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert {"en": "3 dimensions", "zh": "3 维的", "ru": "размерность этой гиперплоскости — 3"}[lang] in said["sphere"]
+    assert "4 维零均值超平面" not in said["sphere"]
+    assert {"en": "training mode", "zh": "训练模式", "ru": "режиме обучения"}[lang] in said["normalize"]
+    everything = " ".join(scene.narration) + " ".join(m.typst_code for m, _, _ in text_boxes(scene))
+    assert all(word not in everything for word in ("normalization-axes", "归一化的轴", "осях нормировки", "refuses"))
 
 
 def test_custom_grid_and_pair(media_dir):

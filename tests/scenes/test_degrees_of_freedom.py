@@ -9,6 +9,7 @@ from manim import Typst
 
 from normgeo import degrees_of_freedom, rms_norm, sample_vectors
 from scenes.kit.adapters import to_coordinates
+from scenes.kit.spec import SpecError
 from scenes.degrees_of_freedom import DegreesOfFreedom, DegreesOfFreedomSpec
 from scenes.kit.languages import LANGUAGES
 from tests.scenes.helpers import (
@@ -72,9 +73,29 @@ def test_table_and_gamma_ellipse(lang, media_dir):
 
 
 def test_custom_dimensions_and_gamma(media_dir):
-    """Other dimensions (incl. n = 1, where LayerNorm keeps 0) and another γ."""
-    spec = DegreesOfFreedomSpec(dims=(1, 4, 4096), gamma=(0.5, 2.0), theme="light")
+    """Other dimensions (incl. n = 2, where LayerNorm keeps 0) and another γ."""
+    spec = DegreesOfFreedomSpec(dims=(2, 4, 4096), gamma=(0.5, 2.0), theme="light")
     scene = build_scene(DegreesOfFreedom, spec, media_dir)
     check(scene, spec)
     assert not any("Qwen" in line for line in scene.narration), "4096 is not Qwen2-0.5B's hidden size"
     assert any("4,095" in line and "4,094" in line for line in scene.narration)
+
+
+def test_width_one_is_refused_for_layer_norm():
+    """n = 1 is not a valid LayerNorm width: the spec says so in one line instead of tabulating 0."""
+    with pytest.raises(SpecError, match="n = 1 is not a valid LayerNorm width"):
+        DegreesOfFreedomSpec(dims=(1, 4))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_gamma_is_said_to_be_shared_and_the_count_not_to_be_information(lang, media_dir):
+    """γ is one vector for every input and cannot restore an input's length; counts are at ε = 0 and
+    are not a measure of information."""
+    scene = build_scene(DegreesOfFreedom, DegreesOfFreedomSpec(lang=lang), media_dir, check_each_step=False)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    shared, cannot, information = {"en": ("shared by every input", "cannot give", "not a measure of information"),
+                                   "zh": ("所有输入共用", "无法", "并不是信息量的度量"),
+                                   "ru": ("общий для всех входов", "не может", "не мера информации")}[lang]
+    assert shared in said["gamma"] and cannot in said["gamma"]
+    assert information in said["qwen"]
+    assert "ε = 0" in said["l2"] and "ε = 0" in said["layernorm"]

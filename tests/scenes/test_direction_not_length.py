@@ -35,6 +35,9 @@ def test_same_direction_merges_other_direction_survives(lang, media_dir):
     check(scene, spec)
     tips = ends(scene.zoom_plane, scene.projected_arrows)
     assert np.allclose(tips, [[0.6, 0.8], [0.6, 0.8], [0.8, 0.6]])
+    # "what is discarded is the length" carries its scope
+    summary = scene.narration[-1]
+    assert "ε = 0" in summary and "LayerNorm" in summary and "BatchNorm" in summary
 
 
 def test_custom_vectors(media_dir):

@@ -1,5 +1,7 @@
 """epsilon-and-affine: LN_ε outputs inside the sphere at √n·σ/√(σ² + ε); the curve β + γ ⊙ (S ∩ H)."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -83,6 +85,11 @@ def test_outputs_fall_inside_the_sphere_and_the_ellipse_is_the_affine_circle(lan
     assert any(eps in line for line in scene.narration)
     shortest = fmt_number(float(layer_norm_output_radius(min(sigma_of(spec)), 3, spec.eps)), lang=lang)
     assert any(shortest in line for line in scene.narration)
+    # the default ε is said to be exaggerated, with what a real ε = 10⁻⁵ moves: σ below √ε·0.95/√(1 − 0.95²) ≈ 0.01
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    typical = math.sqrt(1e-5) * 0.95 / math.sqrt(1 - 0.95**2)
+    assert scene.fmt.number(typical, 2) in said["radius"] and "10⁻⁵" in said["radius"]
+    assert {"en": "exaggerated", "zh": "故意取大", "ru": "намеренно завышено"}[lang] in said["radius"]
 
 
 def test_custom_spec(media_dir):

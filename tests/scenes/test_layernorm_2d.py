@@ -35,6 +35,8 @@ def test_every_input_ends_at_one_of_two_points(lang, media_dir):
     check(scene, spec)
     last = scene.narration[-1]
     assert str(degrees_of_freedom("layernorm", 2)) in last and str(degrees_of_freedom("layernorm", 896)) in last
+    # the count n − 2 is stated at ε = 0
+    assert "ε = 0" in scene.narration[-1]
 
 
 def test_custom_count_seed_and_dimension(media_dir):

@@ -10,7 +10,7 @@ from scenes.kit.adapters import to_coordinates
 from scenes.kit.languages import LANGUAGES
 from scenes.kit.numbers import fmt_number
 from scenes.layernorm_hyperplane import LayerNormHyperplane, LayerNormHyperplaneSpec
-from tests.scenes.helpers import GEOMETRY_TOLERANCE, assert_layout_is_clean, assert_narrates_every_step, build_scene
+from tests.scenes.helpers import GEOMETRY_TOLERANCE, assert_layout_is_clean, assert_narrates_every_step, build_scene, text_boxes
 
 
 def segment_end(scene, segment):
@@ -40,6 +40,9 @@ def test_output_lies_on_plane_and_sphere(lang, media_dir):
     check(scene, spec)
     mean = float(decompose(np.array(spec.vector)).mean)
     assert any(fmt_number(mean, lang=lang) in line for line in scene.narration)
+    # one name for the set: the zero-mean hyperplane (in 3-D a plane), never a "zero-mean plane"
+    legend = " ".join(m.typst_code for m, _, _ in text_boxes(scene))
+    assert {"en": "zero-mean hyperplane", "zh": "零均值超平面", "ru": "гиперплоскость нулевого среднего"}[lang] in legend
 
 
 def test_custom_vector(media_dir):

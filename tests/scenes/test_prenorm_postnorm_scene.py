@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from normgeo import prenorm_postnorm_study
+from normgeo import prenorm_postnorm_study, step_size_sweep
 from scenes.kit.adapters import to_coordinates
 from scenes.kit.languages import LANGUAGES
+from scenes.kit.spec import SpecError
 from scenes.prenorm_postnorm import PrenormPostnorm, PrenormPostnormSpec
 from tests.scenes.helpers import assert_layout_is_clean, assert_narrates_every_step, build_scene
 
@@ -23,6 +24,13 @@ def check(scene, spec):
         kept = "kept" if values[0] >= values[-1] else "lost"
         assert scene.words(f"{name}-part.{kept}", first=fmt.number(values[0], 2), last=fmt.number(values[-1], 2)) \
             in said["gradients"], name
+    # the step-size sweep as drawn: a filled mark exactly where the core's run trains
+    sweep = step_size_sweep(spec.depth, spec.width, spec.sublayer_scale, spec.seed)
+    for name in ("pre", "post"):
+        filled = [mark.get_fill_opacity() > 0.5 for mark in scene.sweep_marks[name]]
+        assert filled == sweep.trains(name).tolist(), name
+    outcome = sweep.wider or "tie"
+    assert scene.words(f"result.{outcome}", pre=sweep.count("pre"), post=sweep.count("post")) in said["steps"]
     assert_narrates_every_step(scene)
     assert_layout_is_clean(scene)
 
@@ -35,6 +43,24 @@ def test_gradient_curves(lang, media_dir):
     assert scene.study.pre[0] > scene.study.post[0]
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_toy_shows_pre_norm_needing_less_care_over_the_step_size(lang, media_dir):
+    """Default toy: pre-norm trains at 4 of the 9 step sizes, post-norm at 1, and the scene says so,
+    labelled as a toy; Xiong et al. are cited for training without warm-up and for parameter gradients."""
+    scene = build_scene(PrenormPostnorm, PrenormPostnormSpec(lang=lang), media_dir, check_each_step=False)
+    assert (scene.sweep.count("pre"), scene.sweep.count("post")) == (4, 1)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert scene.words("result.pre", pre=4, post=1) in said["steps"]
+    toy = {"en": "toy", "zh": "玩具", "ru": "игрушечн"}[lang]
+    assert toy in said["steps"] and toy in said["conclusion"] and toy in said["gradients"]
+    assert "Xiong" in said["conclusion"] and {"en": "without warm-up", "zh": "不用预热", "ru": "без прогрева"}[lang] in said["conclusion"]
+
+
+def test_a_stack_too_costly_to_sweep_is_refused():
+    with pytest.raises(SpecError, match="depth × width²"):
+        PrenormPostnormSpec(depth=96, width=256)
+
+
 def test_deeper_stack(media_dir):
-    spec = PrenormPostnormSpec(depth=48, width=8, stacks=4, theme="light")
+    spec = PrenormPostnormSpec(depth=48, width=8, stacks=4, seed=2, theme="light")
     check(build_scene(PrenormPostnorm, spec, media_dir), spec)

@@ -36,6 +36,9 @@ def test_projected_tips_land_where_the_core_puts_them(lang, media_dir):
     check(scene, spec)
     assert np.allclose(centres(scene.plane, [scene.example_dot]), [[0.6, 0.8]])
     assert any(fmt_vector(radial_projection([3.0, 4.0]), lang=lang) in line and fmt_number(5.0, lang=lang) in line for line in scene.narration)
+    # the title's claim carries its scope: exact for L2, RMSNorm at ε = 0; LayerNorm centres first; BatchNorm over the batch
+    intro = scene.narration[0]
+    assert "ε = 0" in intro and "LayerNorm" in intro and "BatchNorm" in intro
 
 
 def test_custom_vectors_and_radius(media_dir):

@@ -38,6 +38,9 @@ def test_l2_and_rms_dots_sit_on_their_circles(lang, media_dir):
     scene = build_scene(SphereRadii, spec, media_dir)
     check(scene, spec)
     assert any(fmt_number(output_radius("rmsnorm", 2), lang=lang) in line for line in scene.narration)
+    # "the source" is named: the Chinese post
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert {"en": "the Chinese post", "zh": "中文博文", "ru": "китайской статье"}[lang] in said["rms"]
 
 
 def test_custom_vectors(media_dir):

@@ -30,7 +30,13 @@ def check(scene, spec):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_grids_follow_the_core_partition(lang, media_dir):
     spec = UnifiedFormulaSpec(lang=lang)
-    check(build_scene(UnifiedFormula, spec, media_dir), spec)
+    scene = build_scene(UnifiedFormula, spec, media_dir)
+    check(scene, spec)
+    # "only the axes" is "mainly the axes" (RMSNorm also drops the centring); γ is shared and cannot restore an input
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    mainly, shared = {"en": ("mainly", "shared by every input"), "zh": ("主要区别", "所有输入共用"),
+                      "ru": ("в основном", "общие для всех входов")}[lang]
+    assert mainly in said["axes"] and shared in said["affine"]
 
 
 def test_custom_grid_and_groups(media_dir):
