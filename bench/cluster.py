@@ -12,7 +12,7 @@ Prints:
      one one-core process without Dask, and against one one-core Dask worker;
   3. paper: the whole matrix (scenes × 3 languages × 2 themes × 1080p60 and 2160p60) on 1, 8
      and 32 two-core workers, from per-scene costs: a manifest's `render_seconds` where it has
-     them, else the 1080p60 figures of bench/exports.py (2026-11-30, README) on one core;
+     them, else the 1080p60 figures of bench/exports.py (2026-11-30, docs/benchmarks.md) on one core;
      2160p60 as the measured 2160p60/1080p60 ratio × 1080p60 unless measured. A two-core
      worker runs two jobs at a time; jobs are placed longest first. With `--split`, the parts of
      a job are placed as jobs of their own, each with a fixed overhead (`--part-overhead`).
@@ -163,7 +163,7 @@ def scene_costs(manifest: Path | None) -> dict[tuple[str, str], float]:
             if record.get("quality") in ("1080p60", "2160p60") and record.get("settings", {}).get("format") == "mp4":
                 costs[(record["scene"], record["quality"])] = record["render_seconds"]
     known = sorted(cost for (_, quality), cost in costs.items() if quality == "1080p60")
-    for scene in LECTURE_ORDER:  # a scene added since the README's figures: the median scene's cost
+    for scene in LECTURE_ORDER:  # a scene added since the figures in docs/benchmarks.md: the median scene's cost
         if (scene, "1080p60") not in costs:
             print(f"note: no 1080p60 cost for {scene}; the median scene's ({known[len(known) // 2]:.0f} s) is used")
             costs[(scene, "1080p60")] = known[len(known) // 2]
@@ -213,7 +213,7 @@ def main() -> None:
     parser.add_argument("--split", type=int, default=4, help="parts per job in the on-paper --split column")
     parser.add_argument("--part-overhead", type=float, default=4.0,
                         help="seconds each split part adds (the plan's dry run, the first part's own build of "
-                             "the scene, start-up; README, 2026-11-30)")
+                             "the scene, start-up; docs/benchmarks.md, 2026-11-30)")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     print(f"# normgeo on a cluster, {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, "

@@ -15,7 +15,7 @@ def default_sigint() -> None:
 def in_fresh_process(function, *args):
     """``function(*args)`` (a module-level function, picklable arguments) in a new Python process,
     and its result. Renders that must repeat each other's bytes run this way: a render that followed
-    another in the same process did not always repeat itself (see README, "Video encoding")."""
+    another in the same process did not always repeat itself (see docs/pipeline.md, "Video encoding")."""
     import pickle
     import subprocess
     import sys

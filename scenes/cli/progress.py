@@ -6,8 +6,12 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from scenes.render.running.batch import Reporter
-from scenes.render.running.job import RenderJob, RenderResult
+from typing import TYPE_CHECKING
+
+from scenes.render.running.report import Reporter
+
+if TYPE_CHECKING:
+    from scenes.render.running.job import RenderJob, RenderResult
 
 __all__ = ["TerminalReporter", "summary_line"]
 

@@ -24,7 +24,7 @@ _WHERE = {
     "check_fonts": "checks", "check_format": "checks", "check_output_folder": "checks", "check_transparency": "checks",
     "check_manim": "manim_door", "capture_lossless_frames": "manim_door",
     "RenderJob": "running.job", "RenderResult": "running.job", "input_hash": "running.cache",
-    "Reporter": "running.batch", "run_jobs": "running.batch",
+    "Reporter": "running.report", "run_jobs": "running.batch",
     "batch_jobs": "matrix", "render_batch": "matrix", "open_executor": "matrix",
     "LectureResult": "lecture", "join_lecture": "lecture", "lecture_path": "lecture",
     "Manifest": "manifest",

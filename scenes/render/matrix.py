@@ -9,7 +9,8 @@ from pathlib import Path
 from scenes.render.checks import check_fonts, check_output_folder
 from scenes.render.errors import InputError
 from scenes.render.manim_door import check_manim
-from scenes.render.running.batch import Reporter, run_jobs
+from scenes.render.running.batch import run_jobs
+from scenes.render.running.report import Reporter
 from scenes.render.running.dask import DaskExecutor
 from scenes.render.running.job import RenderJob, RenderResult
 from scenes.render.settings import GifOptions, RenderSettings

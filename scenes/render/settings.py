@@ -20,7 +20,7 @@ ANIMATION_FORMATS = ("gif", "webp", "mp4")
 PRESET_SIZES = {"l": (854, 480), "m": (1280, 720), "h": (1920, 1080), "k": (3840, 2160)}
 TRANSPARENT_FORMATS = ("mov", "webm", "png")
 # x264's presets for H.264 videos (`--encoder-preset`): ours is veryfast, plain Manim's is x264's own
-# default, medium; CRF stays Manim's 23 (see scenes/render/segment_encoder.py and the README's figures).
+# default, medium; CRF stays Manim's 23 (see scenes/render/manim_door/encoder.py and docs/benchmarks.md).
 X264_PRESETS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow")
 DEFAULT_ENCODER_PRESET = "veryfast"
 MANIM_ENCODER_PRESET = "medium"

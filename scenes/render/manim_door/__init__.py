@@ -6,22 +6,25 @@ through ``CairoRenderer(camera_class=…, file_writer_class=…)`` (:mod:`.camer
 :mod:`.encoder`), and the still overlays it draws (:mod:`.overlay`). :mod:`.run` runs a scene with
 them inside a scratch folder; :mod:`.version` checks, once before anything renders, that Manim is
 the version these subclasses are written against. No other file of the pipeline imports Manim
-(``tests/render/test_manim_door.py`` proves it).
+(``tests/render/test_manim_door.py`` proves it). Names load when first used.
 """
 
-from scenes.render.manim_door.encoder import ENCODERS_IN_FLIGHT, X264_THREADS, encoder_config
-from scenes.render.manim_door.renderer import PlayCost, PlayHooks
-from scenes.render.manim_door.run import (
-    ManimOutput,
-    Narration,
-    RangeRender,
-    capture_lossless_frames,
-    manim_options,
-    render_range,
-    run_manim,
-)
-from scenes.render.manim_door.version import SUPPORTED_MANIM, check_manim, manim_version
+from importlib import import_module
 
-__all__ = ["ENCODERS_IN_FLIGHT", "X264_THREADS", "encoder_config", "PlayCost", "PlayHooks", "ManimOutput", "Narration",
-           "RangeRender", "capture_lossless_frames", "manim_options", "render_range", "run_manim", "SUPPORTED_MANIM",
-           "check_manim", "manim_version"]
+# public name → the module of the door that defines it (loaded when first used: Manim loads only
+# when something renders, not when the CLI starts)
+_WHERE = {
+    "ENCODERS_IN_FLIGHT": "encoder", "X264_THREADS": "encoder", "encoder_config": "encoder",
+    "PlayCost": "renderer", "PlayHooks": "renderer",
+    "ManimOutput": "run", "Narration": "run", "RangeRender": "run", "capture_lossless_frames": "run",
+    "manim_options": "run", "render_range": "run", "run_manim": "run",
+    "SUPPORTED_MANIM": "version", "check_manim": "version", "manim_version": "version",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)

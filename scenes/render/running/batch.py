@@ -15,29 +15,11 @@ from scenes.render.running.executor import Executor, LocalExecutor, Outcome
 from scenes.render.running.handoff import Handoff
 from scenes.render.running.job import RenderJob, RenderResult, is_splittable, job_payload
 from scenes.render.running.produce import install_or_fail, produce
+from scenes.render.running.report import Reporter
 from scenes.render.running.worker import failure_reason
 from scenes.render.splitting import HANDOFF_NAMES, Name, PartResult, join_parts, render_lead, render_middle, render_tail
 
 __all__ = ["Reporter", "run_jobs"]
-
-
-class Reporter:
-    """What a batch tells its caller as it goes; the CLI shows it, the benchmark ignores it."""
-
-    def cached(self, job: RenderJob) -> None:
-        """``job``'s inputs are unchanged and its files are there."""
-
-    def started(self, job: RenderJob) -> None:
-        """``job`` (or its first part) was handed to a worker."""
-
-    def finished(self, result: RenderResult) -> None:
-        """``result.job`` was made or failed."""
-
-    def ran(self, worker: str, label: str, ok: bool) -> None:
-        """A worker finished one task (a job, a part of a split job, or its plan)."""
-
-    def busy(self, running: dict[str, int]) -> None:
-        """Tasks running now per worker (only when the executor can tell)."""
 
 
 def run_jobs(render_jobs: list[RenderJob], workers: int = 1, verbose: bool = False,
