@@ -73,6 +73,19 @@ class WeightDecayRun:
     learning_rate: float
     weight_decay: float
 
+    def norm_trend(self, rtol: float = 1e-3) -> str:
+        """``"falls"`` if ‖W‖ ends more than ``rtol`` (relative) below where it started (then the
+        effective step η/‖W‖² ends above where it started), ``"rises"`` if it ends more than ``rtol``
+        above (the effective step falls), else ``"flat"``.
+
+        Each step gives ‖W′‖² = (1 − ηλ)²‖W‖² + η²‖∇L‖²: decay shrinks, the gradient step lengthens;
+        with a small λ the second wins and the norm rises.
+        """
+        start, end = self.weight_norms[0], self.weight_norms[-1]
+        if end < (1.0 - rtol) * start:
+            return "falls"
+        return "rises" if end > (1.0 + rtol) * start else "flat"
+
 
 def weight_decay_run(steps: int = 150, learning_rate: float = 0.2, weight_decay: float = 0.02,
                      initial_norm: float = 6.0, seed: int = 0) -> WeightDecayRun:
@@ -125,6 +138,24 @@ class NormGrowthRun:
     inner_products: np.ndarray
     learning_rate: float
     weight_decay: float
+
+    def settled(self, fraction: float = 0.25, rtol: float = 0.02) -> bool:
+        """‖W‖ changed by less than ``rtol`` (relative) over the last ``fraction`` of the run: it has
+        levelled off where decay and growth balance."""
+        norms = self.weight_norms
+        tail = norms[-max(2, int(round(fraction * (norms.size - 1))) + 1):]
+        return bool((tail.max() - tail.min()) <= rtol * norms[-1])
+
+    def decay_effect(self, plain: NormGrowthRun, rtol: float = 0.1) -> str:
+        """What this run's weight decay did against ``plain`` (the same run with λ = 0):
+
+        * ``"holds"``: the norm has settled (``settled``) clearly below plain SGD's end;
+        * ``"slows"``: it ends clearly below plain SGD's end, more than ``rtol`` lower, but has not settled;
+        * ``"barely"``: it ends within ``rtol`` of plain SGD's end: too weak to matter over this run.
+        """
+        if self.weight_norms[-1] > (1.0 - rtol) * plain.weight_norms[-1]:
+            return "barely"
+        return "holds" if self.settled() else "slows"
 
     @property
     def predicted_squared_norms(self) -> np.ndarray:
