@@ -63,6 +63,14 @@ def teacher_problem(d_in: int = 8, d_out: int = 8, batch: int = 64, seed: int = 
     return x, target
 
 
+def _trend(norms: np.ndarray, rtol: float) -> str:
+    """"falls", "rises" or "flat": where the last norm lies against the first, beyond ``rtol`` (relative)."""
+    start, end = norms[0], norms[-1]
+    if end < (1.0 - rtol) * start:
+        return "falls"
+    return "rises" if end > (1.0 + rtol) * start else "flat"
+
+
 @dataclass(frozen=True)
 class WeightDecayRun:
     """Per iteration (steps + 1 values): ‖W‖, the effective step η/‖W‖², and the loss."""
@@ -81,10 +89,7 @@ class WeightDecayRun:
         Each step gives ‖W′‖² = (1 − ηλ)²‖W‖² + η²‖∇L‖²: decay shrinks, the gradient step lengthens;
         with a small λ the second wins and the norm rises.
         """
-        start, end = self.weight_norms[0], self.weight_norms[-1]
-        if end < (1.0 - rtol) * start:
-            return "falls"
-        return "rises" if end > (1.0 + rtol) * start else "flat"
+        return _trend(self.weight_norms, rtol)
 
 
 def weight_decay_run(steps: int = 150, learning_rate: float = 0.2, weight_decay: float = 0.02,
@@ -139,12 +144,18 @@ class NormGrowthRun:
     learning_rate: float
     weight_decay: float
 
-    def settled(self, fraction: float = 0.25, rtol: float = 0.02) -> bool:
-        """‖W‖ changed by less than ``rtol`` (relative) over the last ``fraction`` of the run: it has
-        levelled off where decay and growth balance."""
+    def norm_trend(self, rtol: float = 1e-2) -> str:
+        """Whether ‖W‖ ends visibly above (``"rises"``) or below (``"falls"``) its start, by more than
+        ``rtol`` (relative), or neither (``"flat"``: too few or too small steps to see it)."""
+        return _trend(self.weight_norms, rtol)
+
+    def settled(self, rtol: float = 0.03) -> bool:
+        """‖W‖ has levelled off: its mean over the last quarter of the run is within ``rtol``
+        (relative) of its mean over the quarter before (minibatch noise makes single steps jitter)."""
         norms = self.weight_norms
-        tail = norms[-max(2, int(round(fraction * (norms.size - 1))) + 1):]
-        return bool((tail.max() - tail.min()) <= rtol * norms[-1])
+        quarter = max(1, (norms.size - 1) // 4)
+        last, before = norms[-quarter:].mean(), norms[-2 * quarter:-quarter].mean()
+        return bool(abs(last - before) <= rtol * last)
 
     def decay_effect(self, plain: NormGrowthRun, rtol: float = 0.1) -> str:
         """What this run's weight decay did against ``plain`` (the same run with λ = 0):

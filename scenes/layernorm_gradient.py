@@ -201,7 +201,8 @@ class LayerNormGradient(NormGeoThreeDScene):
         self.fix_in_frame(self.plot_axes, labels, self.plain_curve, self.key)
         self.key[1].set_opacity(0)
         self.say("growth", Create(self.plot_axes), FadeIn(labels), Create(self.plain_curve), FadeIn(self.key[0]),
-                 self.readout[6].animate.set_opacity(1), run_time=2.0, hold=0.8, **self.spoken)
+                 self.readout[6].animate.set_opacity(1), run_time=2.0, hold=0.8, when=claim(self.plain, "norm_trend"),
+                 lr=self.fmt.plain_scientific(spec.learning_rate), steps=spec.steps, **self.spoken)
 
     def plot_weight_decay(self) -> None:
         self.fix_in_frame(self.decayed_curve)
