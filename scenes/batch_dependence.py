@@ -75,7 +75,7 @@ class BatchDependence(NormGeoScene):
         self.grids, self.bn_outputs = grids, bn
         outputs = VGroup(same, bn, mode, self.ln_outputs).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
-        outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, DOWN)
+        outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, UP)
         self.outputs = outputs
         self.say("two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5,
                  when=claim(pair, "batchnorm_outcome"))
