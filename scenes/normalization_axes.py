@@ -31,6 +31,12 @@ class NormalizationAxesSpec(SceneSpec):
     eps: float = setting(1e-5, low=1e-12, high=1)
     groups: tuple[int, ...] = setting((2, 1), low=1, high=6, items=(1, 4))  # validate() asks for exactly two
 
+    @property
+    def groups_repeat(self) -> bool:
+        """Both group counts are the same (a grid of 2, 3 or 5 features allows only one): the second
+        GroupNorm step then changes nothing."""
+        return self.groups[0] == self.groups[1]
+
     def validate(self) -> None:
         rows = {len(row) for row in self.values}
         if len(rows) != 1 or not 2 <= rows.pop() <= 6:
@@ -40,9 +46,6 @@ class NormalizationAxesSpec(SceneSpec):
         if len(self.groups) != 2:
             raise SpecError(f"groups: give exactly two group counts (the narration shows GroupNorm twice), "
                             f"got {as_setting_text(self.groups)}")
-        if self.groups[0] == self.groups[1]:
-            raise SpecError(f"groups: give two different group counts (the second step shows the partition "
-                            f"changing), got {as_setting_text(self.groups)}")
         if any(features % g for g in self.groups):
             raise SpecError(f"groups: each count must divide the number of features ({features}), "
                             f"got {as_setting_text(self.groups)}")
@@ -127,9 +130,12 @@ class NormalizationAxes(NormGeoScene):
         elif self.row_stats:
             animations.append(FadeOut(self.row_stats))
             self.row_stats = VGroup()
+        when = None
         if state.groups:
             values = {"groups": state.groups, "facts": self.group_facts(state)}
-        self.say(state.key, *animations, run_time=1.2, hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
+            when = claim(self.spec, "groups_repeat") if state.key == "groupnorm-again" else None
+        self.say(state.key, *animations, run_time=1.2, hold=2.5 if state.key != "rmsnorm" else 4.0, when=when,
+                 **values)
         self.numbers, self.shading, self.info = numbers, shading, info
         self.final_state = state
 
