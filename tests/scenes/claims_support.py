@@ -13,6 +13,7 @@ is rejected (a refusal is one line, tested elsewhere), so what is checked is eve
 from __future__ import annotations
 
 import math
+import os
 import typing
 from typing import Literal, get_args, get_origin
 
@@ -32,7 +33,9 @@ _BASE = settings()
 
 
 def scene_settings(share: float = 0.25, least: int = 6):
-    return settings(max_examples=max(least, int(_BASE.max_examples * share)), deadline=None,
+    """A share of the profile's examples; NORMGEO_SCENE_EXAMPLES sets the count outright (a quick run)."""
+    count = int(os.environ.get("NORMGEO_SCENE_EXAMPLES", 0)) or max(least, int(_BASE.max_examples * share))
+    return settings(max_examples=count, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                            HealthCheck.function_scoped_fixture, HealthCheck.data_too_large])
 
