@@ -45,6 +45,24 @@ class TwoBatches:
     layernorm_a: np.ndarray
     layernorm_b: np.ndarray
 
+    @property
+    def largest_batchnorm_difference(self) -> float:
+        """max_i |BN_A(x)ᵢ − BN_B(x)ᵢ|: how far the example's two BatchNorm outputs lie apart."""
+        return float(np.abs(self.batchnorm_a - self.batchnorm_b).max())
+
+    def batchnorm_outcome(self, tolerance: float = 5e-3) -> str:
+        """Whether the example's two BatchNorm outputs differ by more than ``tolerance`` (default:
+        half a unit of the second decimal, so that "differ" is visible at two decimals):
+
+        * ``"differ"``: they do;
+        * ``"signs"``: they agree and each batch has two examples, where at ε = 0 each output is
+          sign(xᵢ − aᵢ) (a the companion): the companions lie on the same side of x in every feature;
+        * ``"agree"``: they agree with larger batches (companions that happen to give x the same scores).
+        """
+        if self.largest_batchnorm_difference > tolerance:
+            return "differ"
+        return "signs" if self.batch_a.shape[0] == 2 else "agree"
+
 
 def same_example_in_two_batches(n_features: int = 4, batch_size: int = 4, seed: int = 0, example=None,
                                 eps: float = 1e-5) -> TwoBatches:
@@ -75,6 +93,10 @@ class BatchMeanSpread:
     measured: np.ndarray
     predicted: np.ndarray
 
+    def follows_law(self, rtol: float = 0.1) -> bool:
+        """Every measured spread lies within ``rtol`` (relative) of σ/√B."""
+        return bool(np.all(np.abs(self.measured / self.predicted - 1.0) <= rtol))
+
 
 def batch_mean_spread(batch_sizes=(2, 4, 8, 16, 32, 64, 128), trials: int = 2000, sigma: float = 1.0,
                       seed: int = 0) -> BatchMeanSpread:
@@ -100,6 +122,11 @@ class TrainEvalGap:
 
     batch_sizes: np.ndarray
     gaps: np.ndarray
+
+    @property
+    def largest_at_smallest_batch(self) -> bool:
+        """The gap is largest at the smallest batch size measured."""
+        return bool(int(np.argmax(self.gaps)) == 0)
 
 
 def train_eval_gap(batch_sizes=(2, 4, 8, 16, 32, 64, 128), n_features: int = 8, warmup_batches: int = 200,

@@ -95,6 +95,17 @@ class DynamicTanhFit:
     line_intercept: float
     line_residual: float
 
+    def is_s_curve(self, ratio: float = 0.8) -> bool:
+        """The union is S-shaped in the sense that a tanh fits it clearly better than a straight line:
+        the tanh's RMS residual is at most ``ratio`` times the best line's."""
+        return bool(self.residual <= ratio * self.line_residual)
+
+    @property
+    def last_token_flatter(self) -> bool:
+        """The last token (largest large channels) has the flattest line of the first and the last:
+        slope 1/σ_last < 1/σ_first, i.e. its large channels make its σ larger."""
+        return bool(self.slopes[-1] < self.slopes[0])
+
     def fitted(self, x) -> np.ndarray:
         """The fitted DyT curve γ·tanh(αx) + β at ``x``."""
         return self.weight * np.tanh(self.alpha * as_finite_array(x, min_ndim=0)) + self.bias

@@ -63,6 +63,14 @@ def teacher_problem(d_in: int = 8, d_out: int = 8, batch: int = 64, seed: int = 
     return x, target
 
 
+def _trend(norms: np.ndarray, rtol: float) -> str:
+    """"falls", "rises" or "flat": where the last norm lies against the first, beyond ``rtol`` (relative)."""
+    start, end = norms[0], norms[-1]
+    if end < (1.0 - rtol) * start:
+        return "falls"
+    return "rises" if end > (1.0 + rtol) * start else "flat"
+
+
 @dataclass(frozen=True)
 class WeightDecayRun:
     """Per iteration (steps + 1 values): ‖W‖, the effective step η/‖W‖², and the loss."""
@@ -72,6 +80,16 @@ class WeightDecayRun:
     losses: np.ndarray
     learning_rate: float
     weight_decay: float
+
+    def norm_trend(self, rtol: float = 1e-3) -> str:
+        """``"falls"`` if ‖W‖ ends more than ``rtol`` (relative) below where it started (then the
+        effective step η/‖W‖² ends above where it started), ``"rises"`` if it ends more than ``rtol``
+        above (the effective step falls), else ``"flat"``.
+
+        Each step gives ‖W′‖² = (1 − ηλ)²‖W‖² + η²‖∇L‖²: decay shrinks, the gradient step lengthens;
+        with a small λ the second wins and the norm rises.
+        """
+        return _trend(self.weight_norms, rtol)
 
 
 def weight_decay_run(steps: int = 150, learning_rate: float = 0.2, weight_decay: float = 0.02,
@@ -125,6 +143,30 @@ class NormGrowthRun:
     inner_products: np.ndarray
     learning_rate: float
     weight_decay: float
+
+    def norm_trend(self, rtol: float = 1e-2) -> str:
+        """Whether ‖W‖ ends visibly above (``"rises"``) or below (``"falls"``) its start, by more than
+        ``rtol`` (relative), or neither (``"flat"``: too few or too small steps to see it)."""
+        return _trend(self.weight_norms, rtol)
+
+    def settled(self, rtol: float = 0.03) -> bool:
+        """‖W‖ has levelled off: its mean over the last quarter of the run is within ``rtol``
+        (relative) of its mean over the quarter before (minibatch noise makes single steps jitter)."""
+        norms = self.weight_norms
+        quarter = max(1, (norms.size - 1) // 4)
+        last, before = norms[-quarter:].mean(), norms[-2 * quarter:-quarter].mean()
+        return bool(abs(last - before) <= rtol * last)
+
+    def decay_effect(self, plain: NormGrowthRun, rtol: float = 0.1) -> str:
+        """What this run's weight decay did against ``plain`` (the same run with λ = 0):
+
+        * ``"holds"``: the norm has settled (``settled``) clearly below plain SGD's end;
+        * ``"slows"``: it ends clearly below plain SGD's end, more than ``rtol`` lower, but has not settled;
+        * ``"barely"``: it ends within ``rtol`` of plain SGD's end: too weak to matter over this run.
+        """
+        if self.weight_norms[-1] > (1.0 - rtol) * plain.weight_norms[-1]:
+            return "barely"
+        return "holds" if self.settled() else "slows"
 
     @property
     def predicted_squared_norms(self) -> np.ndarray:

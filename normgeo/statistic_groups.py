@@ -82,6 +82,7 @@ class GroupStatistics:
     mean: np.ndarray
     rms: np.ndarray
     std: np.ndarray
+    sizes: np.ndarray | None = None  # cells per group
 
     @property
     def mean_of_means(self) -> float:
@@ -94,6 +95,33 @@ class GroupStatistics:
         0.75
         """
         return float(np.mean(self.mean))
+
+    @property
+    def cells_per_group(self) -> int | None:
+        """The number of cells in each group when all groups have the same, else None."""
+        if self.sizes is None or len(set(self.sizes.tolist())) != 1:
+            return None
+        return int(self.sizes[0])
+
+    def zero_means(self, tolerance: float = 5e-3) -> str:
+        """Which group means are zero within ``tolerance`` (default: they round to 0 at two
+        decimals): ``"all"``, ``"some"`` or ``"none"``.
+
+        >>> GroupStatistics(np.array([0.5, -0.5]), np.ones(2), np.zeros(2)).zero_means()
+        'none'
+        """
+        zero = np.abs(self.mean) < tolerance
+        return "all" if zero.all() else "some" if zero.any() else "none"
+
+    def unit_rms(self, tolerance: float = 5e-3) -> bool:
+        """Every group's RMS is 1 within ``tolerance`` (RMSNorm gives 1/√(1 + ε/ms) < 1 for ε > 0)."""
+        return bool(np.all(np.abs(self.rms - 1.0) < tolerance))
+
+    def pairs_of_signs(self, tolerance: float = 5e-3) -> bool:
+        """Every group has two cells, of mean 0 and RMS 1 within ``tolerance``: then its cells are
+        a and −a with a² = 1, i.e. ±1 (two features per group normalized: the 2-D LayerNorm picture)."""
+        return bool(self.sizes is not None and np.all(self.sizes == 2) and self.zero_means(tolerance) == "all"
+                    and self.unit_rms(tolerance))
 
 
 def statistics_by_group(values, labels) -> GroupStatistics:
@@ -110,4 +138,5 @@ def statistics_by_group(values, labels) -> GroupStatistics:
     means = np.array([array[groups == k].mean() for k in ids])
     rms = np.array([np.sqrt(np.mean(array[groups == k] ** 2)) for k in ids])
     std = np.array([array[groups == k].std() for k in ids])
-    return GroupStatistics(means, rms, std)
+    sizes = np.array([int(np.sum(groups == k)) for k in ids])
+    return GroupStatistics(means, rms, std, sizes)

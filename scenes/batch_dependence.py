@@ -9,12 +9,15 @@ from manim import DOWN, LEFT, RIGHT, UP, Create, config, FadeIn, SurroundingRect
 
 from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_gap
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.claims import claim
 from scenes.kit.grids import cell_rectangles, number_cells
 from scenes.kit.plots import axis_labels, curve, make_axes
 from scenes.kit.spec import SceneSpec, SpecError, as_setting_text, setting
 from scenes.kit.widgets import dot_at
 
 __all__ = ["BatchDependenceSpec", "BatchDependence"]
+
+EPS = 1e-5  # BatchNorm's ε in the two-batch example (PyTorch's default)
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,8 @@ class BatchDependence(NormGeoScene):
     def measure(self) -> None:
         """Everything the scene shows, from the core: the two-batch example, the spread and the gap."""
         spec = self.spec
-        self.pair = same_example_in_two_batches(n_features=spec.features, batch_size=spec.batch_size, seed=spec.seed)
+        self.pair = same_example_in_two_batches(n_features=spec.features, batch_size=spec.batch_size, seed=spec.seed,
+                                                eps=EPS)
         self.spread = batch_mean_spread(spec.batch_sizes, seed=spec.seed)
         self.gap = train_eval_gap(spec.batch_sizes, seed=spec.seed)
 
@@ -65,14 +69,16 @@ class BatchDependence(NormGeoScene):
         same = self.text("same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
         bn = self.text("bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
                        a=fmt.vector(pair.batchnorm_a, 2), b=fmt.vector(pair.batchnorm_b, 2))
+        mode = self.text("bn-mode", font_size=SMALL_SIZE - 6, color=colors.muted, eps=self.fmt.scientific(EPS))
         self.ln_outputs = self.text("ln-outputs", font_size=SMALL_SIZE, color=colors.layernorm,
                                     a=fmt.vector(pair.layernorm_a, 2), b=fmt.vector(pair.layernorm_b, 2))
         self.grids, self.bn_outputs = grids, bn
-        outputs = VGroup(same, bn, self.ln_outputs).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+        outputs = VGroup(same, bn, mode, self.ln_outputs).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
-        outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, DOWN)
+        outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, UP)
         self.outputs = outputs
-        self.say("two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5)
+        self.say("two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5,
+                 when=claim(pair, "batchnorm_outcome"))
 
     def batch_grid(self, batch, key: str) -> VGroup:
         """One batch as a grid of numbers, its first row (the shared example) boxed, its name above."""
@@ -109,7 +115,7 @@ class BatchDependence(NormGeoScene):
         legend.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
         self.say("small", Create(axes), FadeIn(self.spread_labels), Create(predicted),
                  FadeIn(self.measured_dots, lag_ratio=0.1), FadeIn(legend), run_time=2.0, hold=1.0,
-                 small=self.fmt.number(spread.measured[0], 2), b_small=int(spread.batch_sizes[0]),
+                 when=claim(spread, "follows_law"), small=self.fmt.number(spread.measured[0], 2), b_small=int(spread.batch_sizes[0]),
                  large=self.fmt.number(spread.measured[-1], 2), b_large=int(spread.batch_sizes[-1]))
 
     def plot_train_eval_gap(self) -> None:
@@ -118,8 +124,11 @@ class BatchDependence(NormGeoScene):
         self.gap_dots = VGroup(*(dot_at(axes, (p, g), colors.highlight, radius=0.06)
                                  for p, g in zip(self.positions, self.gap.gaps)))
         gap_line = curve(axes, self.positions, self.gap.gaps, colors.highlight, stroke_width=2.5)
+        gap, fmt = self.gap, self.fmt
         self.say("inference", Create(axes), FadeIn(self.gap_labels), Create(gap_line),
-                 FadeIn(self.gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0)
+                 FadeIn(self.gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0,
+                 when=claim(gap, "largest_at_smallest_batch"), gap_small=fmt.plain_scientific(gap.gaps[0], 2),
+                 b_small=int(gap.batch_sizes[0]), gap_large=fmt.plain_scientific(gap.gaps[-1], 2), b_large=int(gap.batch_sizes[-1]))
 
     def point_to_layernorm(self) -> None:
         ln_mark = SurroundingRectangle(self.ln_outputs, color=self.palette.layernorm, buff=0.08, corner_radius=0.06)

@@ -1,8 +1,9 @@
 """Scene ``dynamic-tanh`` (C5): normalization-free transformers replace LayerNorm by DyT(x) = γ·tanh(αx) + β.
 
 From the core's seeded toy simulation (not a trained model): each token's LayerNorm map is a straight
-line of slope 1/σ_token, the union over tokens is S-shaped, and a tanh fits it. DyT is elementwise:
-no sphere, no lost degree of freedom; its outputs are squashed into a cube |DyT(x) − β| ≤ |γ|.
+line of slope 1/σ_token; whether the union is S-shaped (a tanh fits it clearly better than a line:
+the core's ``is_s_curve``) decides the words. DyT is elementwise: no sphere, no lost degree of
+freedom; its outputs are squashed into a box |DyT(x)ᵢ − βᵢ| ≤ |γᵢ|, a cube for one scalar γ (as fitted here).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, ManimColor, VGroup, int
 from normgeo import dynamic_tanh, dynamic_tanh_fit, layer_norm, sample_vectors
 from scenes.kit.adapters import make_plane
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.claims import claim
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
 from scenes.kit.spec import SceneSpec, SpecError, setting
 from scenes.kit.widgets import dot_at
@@ -115,7 +117,8 @@ class DynamicTanh(NormGeoScene):
             self.token_lines.add(curve(self.axes, xs[order], ys[order], color, 2.5))
             self.token_dots.add(VGroup(*(dot_at(self.axes, (x, y), color, radius=0.028) for x, y in zip(xs, ys))))
         self.say("lines", FadeIn(self.token_dots, lag_ratio=0.1), Create(self.token_lines, lag_ratio=0.1),
-                 run_time=2.5, hold=0.8, first=self.values["first"], last=self.values["last"])
+                 run_time=2.5, hold=0.8, when=claim(fit, "last_token_flatter"), first=self.values["first"],
+                 last=self.values["last"])
 
     def show_the_union(self) -> None:
         readout = VGroup(self.formula(DYT, font_size=28, color=self.palette.highlight),
@@ -128,12 +131,12 @@ class DynamicTanh(NormGeoScene):
         readout.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(self.toy, DOWN, buff=0.4, aligned_edge=LEFT)
         self.readout = readout
         self.say("union", self.token_lines.animate.set_stroke(opacity=0.55), FadeIn(readout[1]), run_time=1.2, hold=0.8,
-                 line_residual=self.values["line_residual"])
+                 when=claim(self.fit, "is_s_curve"), line_residual=self.values["line_residual"])
 
     def fit_the_tanh(self) -> None:
         self.tanh_curve = curve(self.axes, self.samples, self.fitted, self.palette.highlight, 4)
         self.say("fit", Create(self.tanh_curve), FadeIn(self.readout[0]), FadeIn(self.readout[2]),
-                 FadeIn(self.readout[3]), run_time=1.8, hold=0.8, **self.values)
+                 FadeIn(self.readout[3]), run_time=1.8, hold=0.8, when=claim(self.fit, "is_s_curve"), **self.values)
 
     def replace_layer_norm(self) -> None:
         note = VGroup(self.text("elementwise", font_size=SMALL_SIZE - 2, color=self.palette.text),

@@ -2,7 +2,8 @@
 
 LayerNorm's Jacobian at ε = 0 is (1/σ)(I − 11ᵀ/n − x̂x̂ᵀ/n): an incoming gradient loses its parts
 along 1 and along x̂ and is scaled by 1/σ. Because x = μ·1 + σ·x̂, the gradient with respect to
-weights in front of the norm is orthogonal to them: plain SGD only lengthens W, weight decay holds it.
+weights in front of the norm is orthogonal to them: plain SGD only lengthens W; what weight decay does
+to it over the run shown (holds it, slows it, or barely) is the core's ``decay_effect``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from normgeo import (
 from normgeo.gradient_orthogonality import layer_norm_gradient_split, norm_growth_summary
 from scenes.kit.adapters import make_space_axes
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoThreeDScene, fit_width
+from scenes.kit.claims import claim
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
 from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors, setting
 from scenes.kit.widgets import legend, space_polygon, space_polyline, space_segment, wire_sphere
@@ -103,8 +105,8 @@ class LayerNormGradient(NormGeoThreeDScene):
             "output_inner": fmt.scientific(split.output_inner),
             "input_inner": fmt.scientific(split.input_inner),
             "cosine": fmt.scientific(max(self.plain_summary.largest_cosine, self.decayed_summary.largest_cosine)),
-            "lr": fmt.number(spec.learning_rate),
-            "wd": fmt.number(spec.weight_decay),
+            "lr": fmt.scientific(spec.learning_rate),
+            "wd": fmt.scientific(spec.weight_decay),
         }
         self.spoken = {
             "start": fmt.number(self.plain.weight_norms[0], 2),
@@ -199,12 +201,14 @@ class LayerNormGradient(NormGeoThreeDScene):
         self.fix_in_frame(self.plot_axes, labels, self.plain_curve, self.key)
         self.key[1].set_opacity(0)
         self.say("growth", Create(self.plot_axes), FadeIn(labels), Create(self.plain_curve), FadeIn(self.key[0]),
-                 self.readout[6].animate.set_opacity(1), run_time=2.0, hold=0.8, **self.spoken)
+                 self.readout[6].animate.set_opacity(1), run_time=2.0, hold=0.8, when=claim(self.plain, "norm_trend"),
+                 lr=self.fmt.plain_scientific(spec.learning_rate), steps=spec.steps, **self.spoken)
 
     def plot_weight_decay(self) -> None:
         self.fix_in_frame(self.decayed_curve)
         self.say("decay", Create(self.decayed_curve), self.key[1].animate.set_opacity(1), run_time=1.5, hold=1.5,
-                 wd=self.values["wd"], **self.spoken)
+                 when=claim(self.decayed, "decay_effect", self.plain), wd=self.fmt.plain_scientific(self.spec.weight_decay),
+                 **self.spoken)
 
     # ------------------------------------------------------------------ helpers
     def make_readout(self) -> VGroup:

@@ -9,6 +9,7 @@ from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, ReplacementT
 
 from normgeo import batch_norm, group_norm, layer_norm, parse_layer, rms_norm, statistic_groups, statistics_by_group
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.claims import claim
 from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
 from scenes.kit.languages import layer_name
 from scenes.kit.spec import SceneSpec, SpecError, Vectors, as_setting_text, setting
@@ -30,10 +31,17 @@ class NormalizationAxesSpec(SceneSpec):
     eps: float = setting(1e-5, low=1e-12, high=1)
     groups: tuple[int, ...] = setting((2, 1), low=1, high=6, items=(1, 4))  # validate() asks for exactly two
 
+    @property
+    def groups_repeat(self) -> bool:
+        """Both group counts are the same (a grid of 2, 3 or 5 features allows only one): the second
+        GroupNorm step then changes nothing."""
+        return self.groups[0] == self.groups[1]
+
     def validate(self) -> None:
         rows = {len(row) for row in self.values}
         if len(rows) != 1 or not 2 <= rows.pop() <= 6:
-            raise SpecError("values: give rows of 2 to 6 numbers each, all rows the same length")
+            raise SpecError("values: give rows of 2 to 6 numbers each (one feature is not a valid LayerNorm width: "
+                            "its σ is 0), all rows the same length")
         features = len(self.values[0])
         if len(self.groups) != 2:
             raise SpecError(f"groups: give exactly two group counts (the narration shows GroupNorm twice), "
@@ -42,7 +50,8 @@ class NormalizationAxesSpec(SceneSpec):
             raise SpecError(f"groups: each count must divide the number of features ({features}), "
                             f"got {as_setting_text(self.groups)}")
         if any(features // g < 2 for g in self.groups):
-            raise SpecError("groups: every group needs at least two features (a single value normalizes to 0)")
+            raise SpecError("groups: every group needs at least two features (one value has σ = 0: undefined at ε = 0, "
+                            "0 for any ε > 0)")
 
 
 @dataclass(frozen=True)
@@ -113,27 +122,33 @@ class NormalizationAxes(NormGeoScene):
             self.row_means, self.row_rms = stats.mean, stats.rms
             self.row_stats = self.row_statistics(stats, self.cells)
             animations.append(FadeIn(self.row_stats))
-            # "not zero" only when some row's mean does not round to 0 at the two decimals shown
-            means = "nonzero" if np.abs(stats.mean).max() >= 0.005 else "zero"
-            values = {"means": self.words(f"means.{means}", mean=self.fmt.number(stats.mean_of_means, 2))}
+            fixed = self.fmt.fixed  # the means and RMS as the columns beside the grid show them
+            values = {"means": self.words("means", when=claim(stats, "zero_means"), low=fixed(stats.mean.min(), 2),
+                                          high=fixed(stats.mean.max(), 2)),
+                      "rms": self.words("rms-claim", when=claim(stats, "unit_rms"), rms_low=fixed(stats.rms.min(), 2),
+                                        rms_high=fixed(stats.rms.max(), 2), eps=self.fmt.plain_scientific(self.spec.eps))}
         elif self.row_stats:
             animations.append(FadeOut(self.row_stats))
             self.row_stats = VGroup()
+        when = None
         if state.groups:
             values = {"groups": state.groups, "facts": self.group_facts(state)}
-        self.say(state.key, *animations, run_time=1.2, hold=2.5 if state.key != "rmsnorm" else 4.0, **values)
+            when = claim(self.spec, "groups_repeat") if state.key == "groupnorm-again" else None
+        self.say(state.key, *animations, run_time=1.2, hold=2.5 if state.key != "rmsnorm" else 4.0, when=when,
+                 **values)
         self.numbers, self.shading, self.info = numbers, shading, info
         self.final_state = state
 
     def group_facts(self, state: GridState) -> str:
-        """What this group count makes GroupNorm: LayerNorm itself (one group), the 2-D LayerNorm
-        picture (two features per group, every cell ±1 up to ε), or nothing to add."""
-        sizes = set(np.unique(state.labels, return_counts=True)[1].tolist())  # cells per group, from the core's groups
+        """What this group count makes GroupNorm: LayerNorm itself (one group), and with two features
+        per group whether every cell is ±1 (the core's ``pairs_of_signs``: the 2-D LayerNorm picture)."""
+        stats = statistics_by_group(state.values, state.labels)
         facts = []
         if state.groups == 1:
             facts.append(self.words("fact.one-group"))
-        if sizes == {2} and np.abs(np.abs(state.values) - 1).max() < 0.005:  # ±1 as the grid shows it (2 decimals)
-            facts.append(self.words("fact.pairs"))
+        if stats.cells_per_group == 2:
+            facts.append(self.words("fact.pairs", when=claim(stats, "pairs_of_signs"),
+                                    eps=self.fmt.plain_scientific(self.spec.eps)))
         return "".join(" " + fact if self.spec.lang != "zh" else fact for fact in facts)
 
     def compare_layers(self) -> None:

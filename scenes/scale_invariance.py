@@ -1,4 +1,5 @@
-"""Scene 10, ``scale-invariance`` (B6): LN((cW)x) = LN(Wx); weight decay raises the effective step."""
+"""Scene 10, ``scale-invariance`` (B6): LN((cW)x) = LN(Wx); weight decay sets the effective step (it rises
+when the norm falls, which the core's ``norm_trend`` decides for the run shown)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from manim import DOWN, RIGHT, Create, FadeIn, Transform
 
 from normgeo import scaled_outputs, weight_decay_run
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.claims import claim
 from scenes.kit.plots import axis_labels, bar_chart, curve, make_axes, nice_step
 from scenes.kit.numbers import vector_separator
 from scenes.kit.spec import SceneSpec, setting
@@ -106,17 +108,20 @@ class ScaleInvariance(NormGeoScene):
     def shrink_the_norm(self) -> None:
         run, fmt = self.run, self.fmt
         settings = self.text("run", font_size=SMALL_SIZE - 2, color=self.palette.muted,
-                             lr=fmt.number(run.learning_rate), wd=fmt.number(run.weight_decay))
+                             lr=fmt.scientific(run.learning_rate), wd=fmt.scientific(run.weight_decay))
         fit_width(settings, 5.5).next_to(self.title, RIGHT, buff=0.6).align_to(self.title, DOWN)
         self.say("decay", Create(self.norm_axes), FadeIn(self.norm_labels), Create(self.norm_curve), FadeIn(settings),
-                 run_time=2.0, hold=1.0, start=fmt.number(run.weight_norms[0], 2),
+                 run_time=2.0, hold=1.0, when=claim(run, "norm_trend"),
+                 wd=fmt.plain_scientific(run.weight_decay), lr=fmt.plain_scientific(run.learning_rate),
+                 start=fmt.number(run.weight_norms[0], 2),
                  end=fmt.number(run.weight_norms[-1], 2), steps=self.iterations[-1])
 
     def grow_the_effective_step(self) -> None:
         run = self.run
         self.say("effective", Create(self.step_axes), FadeIn(self.step_labels), Create(self.step_curve),
-                 run_time=2.0, hold=1.5, first=self.fmt.number(run.effective_steps[0], 4),
-                 last=self.fmt.number(run.effective_steps[-1], 4))
+                 run_time=2.0, hold=1.5, when=claim(run, "norm_trend"),
+                 first=self.fmt.plain_scientific(run.effective_steps[0], 2),
+                 last=self.fmt.plain_scientific(run.effective_steps[-1], 2))
 
     def factor_label(self, c: float):
         return self.text("factor", font_size=SMALL_SIZE + 8, color=self.palette.highlight, c=self.fmt.number(c))

@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from manim import UL, ManimColor, Scene, ThreeDScene, config, tempconfig
 
+from scenes.kit.claims import Outcome
 from scenes.kit.captions import cue_times, reading_seconds, split_into_cues
 from scenes.kit.numbers import NumberFormat
 from scenes.kit.spec import SceneSpec, scene_id_of_module
@@ -95,6 +96,7 @@ class NarratedScene:
         self.fmt = NumberFormat(self.spec.lang)
         self.narration: list[str] = []
         self.steps: list[Step] = []
+        self.claims_made: dict[str, Outcome] = {}  # message key → the outcome that chose its variant
         self.play_starts: dict[int, float] = {}  # animation number → scene time when it began
         self.cues: list[tuple[float, float, float, str]] = []  # (time asked, start, end, text) of every cue
         self.end_time: float | None = None
@@ -121,15 +123,19 @@ class NarratedScene:
         super().tear_down()
 
     # ---------------------------------------------------------------- text
-    def words(self, key: str, **values) -> str:
-        """Text ``key`` (from the scene's file, or ``common.<key>``) in the spec's language."""
+    def words(self, key: str, when: Outcome | None = None, **values) -> str:
+        """Text ``key`` (from the scene's file, or ``common.<key>``) in the spec's language; a claim's
+        variant is the one ``when`` (the core predicate's outcome, see ``scenes.kit.claims``) names."""
+        if when is not None:
+            self.claims_made[key] = when
         if key.startswith("common."):
-            return message(self.scene_id, key, self.spec.lang, **values)
-        return fill(self.text_file().template(key, self.spec.lang), self.spec.lang, values)
+            return message(self.scene_id, key, self.spec.lang, when, **values)
+        return fill(self.text_file().template(key, self.spec.lang, when), self.spec.lang, values)
 
-    def text(self, key: str, font_size: float = BODY_SIZE, color: str | None = None, **values):
+    def text(self, key: str, font_size: float = BODY_SIZE, color: str | None = None, when: Outcome | None = None,
+             **values):
         """Text ``key`` typeset in the spec's language and theme."""
-        return text_mobject(self.words(key, **values), self.spec.lang, color or self.palette.text, font_size)
+        return text_mobject(self.words(key, when, **values), self.spec.lang, color or self.palette.text, font_size)
 
     def formula(self, expression: str, font_size: float = 32, color: str | None = None):
         """Display math (Typst), coloured from the theme."""
@@ -141,10 +147,10 @@ class NarratedScene:
         return title.to_corner(UL, buff=EDGE)
 
     # ----------------------------------------------------------- narration
-    def caption(self, step: str, run_time: float, hold: float, **values) -> float:
-        """Narrate ``say.<step>`` as subtitles starting now; return the hold (seconds to wait after
-        ``run_time``), lengthened so that the line can be read in full."""
-        line = self.words(f"say.{step}", **values)
+    def caption(self, step: str, run_time: float, hold: float, when: Outcome | None = None, **values) -> float:
+        """Narrate ``say.<step>`` (the variant ``when`` names, for a claim) as subtitles starting now;
+        return the hold (seconds to wait after ``run_time``), lengthened so that the line can be read."""
+        line = self.words(f"say.{step}", when, **values)
         hold = max(hold, reading_seconds(line, self.spec.lang) - run_time)
         start, duration = float(self.time), run_time + hold
         self._close_cues(start)
@@ -173,10 +179,11 @@ class NarratedScene:
             last = self.steps[-1]
             self.steps[-1] = Step(last.key, last.text, last.start, max(last.start, now))
 
-    def say(self, step: str, *animations, run_time: float = 1.5, hold: float = 1.0, **values) -> None:
+    def say(self, step: str, *animations, run_time: float = 1.5, hold: float = 1.0, when: Outcome | None = None,
+            **values) -> None:
         """Narrate one step: its line is subtitled while ``animations`` play and the hold passes."""
         run_time = run_time if animations else 0.0
-        hold = self.caption(step, run_time, hold, **values)
+        hold = self.caption(step, run_time, hold, when, **values)
         if animations:
             self.play(*animations, run_time=run_time)
         if hold > 0:

@@ -10,12 +10,17 @@ A scene ``scenes/<name>.py`` reads ``scenes/<name>.toml``; keys shared by severa
   other; zh: other); the category is taken from the number as written, so "5,7" picks ru "other";
 - ``{{`` and ``}}``: literal braces (Typst sets).
 
+A message can be a *claim* (see ``scenes.kit.claims``): a table with ``claim = '<predicate>'`` and
+one table of languages per outcome (``true``, ``false`` or named outcomes). It is flattened to one
+message per variant, ``<key>[<outcome>]``, and asked for with the predicate's outcome.
+
 Inside Typst math (between ``$``), a digit-comma-digit becomes ``0","6`` and a digit-group space
 ``thin``, so that Russian decimals and groups are not spaced out like list commas.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import numbers
 import re
@@ -27,6 +32,7 @@ from pathlib import Path
 from babel import Locale
 from babel.numbers import NumberFormatError, parse_decimal
 
+from scenes.kit.claims import Outcome
 from scenes.kit.languages import LANGUAGES, check_language
 from scenes.kit.numbers import BABEL_LOCALES, MINUS, localize
 
@@ -52,16 +58,31 @@ class TextFile:
 
     path: Path
     messages: dict[str, dict[str, str]]
+    claims: dict[str, tuple[str, tuple[str, ...]]] = dataclasses.field(default_factory=dict)
 
-    def template(self, key: str, lang: str) -> str:
+    def template(self, key: str, lang: str, when: Outcome | None = None) -> str:
+        """The template of ``key`` in ``lang``; for a claim, of the variant ``when`` names, which must
+        be the outcome of the claim's own predicate."""
+        if key in self.claims:
+            name, outcomes = self.claims[key]
+            if when is None:
+                raise TextError(f"{self.path.name}: {key} is chosen by the predicate {name!r}: pass its outcome")
+            if when.claim != name:
+                raise TextError(f"{self.path.name}: {key} is chosen by {name!r}, not by {when.claim!r}")
+            if when.value not in outcomes:
+                raise TextError(f"{self.path.name}: {key} has no variant for {when} (it gives {', '.join(outcomes)})")
+            key = f"{key}[{when.value}]"
+        elif when is not None:
+            raise TextError(f"{self.path.name}: {key} is fixed text, not chosen by {when.claim!r}")
         try:
             return self.messages[key][check_language(lang)]
         except KeyError:
             raise TextError(f"no message {key!r} in {self.path.name}") from None
 
     def steps(self) -> list[str]:
-        """The narrated steps (``say.<step>``) in file order."""
-        return [key.removeprefix("say.") for key in self.messages if key.startswith("say.")]
+        """The narrated steps (``say.<step>``) in file order (a claim's variants are one step)."""
+        keys = (key.split("[", 1)[0] for key in self.messages if key.startswith("say."))
+        return [key.removeprefix("say.") for key in dict.fromkeys(keys)]
 
 
 @functools.cache
@@ -74,10 +95,22 @@ def text_file(path: Path) -> TextFile:
     except tomllib.TOMLDecodeError as error:
         raise TextError(f"{Path(path).name} is not valid TOML: {error}") from None
     messages: dict[str, dict[str, str]] = {}
+    claims: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+    def is_message(table) -> bool:
+        return isinstance(table, dict) and table and set(table) <= set(LANGUAGES) and all(isinstance(v, str) for v in table.values())
 
     def walk(table: dict, prefix: str) -> None:
-        if table and set(table) <= set(LANGUAGES) and all(isinstance(v, str) for v in table.values()):
+        if is_message(table):
             messages[prefix] = dict(table)
+            return
+        if isinstance(table.get("claim"), str):
+            variants = {k: v for k, v in table.items() if k != "claim"}
+            if not variants or not all(map(is_message, variants.values())):
+                raise TextError(f"{Path(path).name}: {prefix} is a claim: give claim = '<predicate>' and one table "
+                                f"of languages per outcome")
+            claims[prefix] = (table["claim"], tuple(variants))
+            messages.update({f"{prefix}[{outcome}]": dict(entry) for outcome, entry in variants.items()})
             return
         for key, value in table.items():
             if not isinstance(value, dict):
@@ -85,10 +118,10 @@ def text_file(path: Path) -> TextFile:
             walk(value, f"{prefix}.{key}" if prefix else key)
 
     walk(data, "")
-    return TextFile(Path(path), messages)
+    return TextFile(Path(path), messages, claims)
 
 
-def message(scene_id: str, key: str, lang: str, **values) -> str:
+def message(scene_id: str, key: str, lang: str, when: Outcome | None = None, **values) -> str:
     """Message ``key`` of scene ``scene_id`` (or ``common.<key>`` from the shared file), filled in ``lang``.
 
     >>> message("radial-projection", "title", "en")
@@ -98,7 +131,7 @@ def message(scene_id: str, key: str, lang: str, **values) -> str:
         source, key = text_file(COMMON_TEXT), key.removeprefix("common.")
     else:
         source = text_file(scene_text_path(scene_id))
-    return fill(source.template(key, lang), lang, values)
+    return fill(source.template(key, lang, when), lang, values)
 
 
 # ------------------------------------------------------------------ parsing templates

@@ -3,6 +3,8 @@ cells are shaded exactly by the groups that share μ and σ; RMSNorm rows have R
 
 import numpy as np
 import pytest
+
+from scenes.kit.claims import Outcome
 from manim import Typst
 
 from normgeo import batch_norm, group_norm, layer_norm, rms_norm, statistic_groups
@@ -101,17 +103,23 @@ def test_source_grid_under_every_layer(lang, media_dir, monkeypatch):
     assert np.allclose(scene.row_rms, 1.0, atol=1e-5)
     assert np.all(np.abs(scene.row_means - 0.75) < 0.1)
     said = dict(zip((s.key for s in scene.steps), scene.narration))
-    assert scene.words("fact.pairs") in said["groupnorm"] and scene.words("fact.one-group") not in said["groupnorm"]
+    pairs = scene.words("fact.pairs", when=Outcome("pairs_of_signs", "true"), eps=scene.fmt.plain_scientific(spec.eps))
+    assert pairs in said["groupnorm"] and scene.words("fact.one-group") not in said["groupnorm"]
     assert scene.words("fact.one-group") in said["groupnorm-again"]
 
 
 def test_custom_grid(media_dir, monkeypatch):
-    """Six features in 3 and 2 groups: no group count is 1; groups of 2 hold equal pairs (0, not ±1)."""
+    """Six features in 3 and 2 groups: no group count is 1; groups of 2 hold equal pairs (0, not ±1),
+    and the narration says that not every cell is ±1."""
     spec = NormalizationAxesSpec(values=((1, 5, 2, 8, 3, 3), (0, 1, 0, 1, 0, 2), (4, 4, 1, 1, 9, 9)), groups=(3, 2),
                                  theme="light")
     scene, frames = build_recording(spec, media_dir, monkeypatch)
     check(scene, frames, spec)
-    assert not any(scene.words(k) in line for k in ("fact.pairs", "fact.one-group") for line in scene.narration)
+    assert not any(scene.words("fact.one-group") in line for line in scene.narration)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    eps = scene.fmt.plain_scientific(spec.eps)
+    assert scene.words("fact.pairs", when=Outcome("pairs_of_signs", "false"), eps=eps) in said["groupnorm"]
+    assert scene.claims_made["fact.pairs"] == Outcome("pairs_of_signs", "false")
 
 
 @pytest.mark.parametrize("groups", [(2,), (2, 1, 4)])

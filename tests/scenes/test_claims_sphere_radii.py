@@ -1,0 +1,18 @@
+"""sphere-radii over every accepted spec (another helper owns its words): the scene builds for every
+setting its spec accepts, narrates every step, and the numbers it speaks are the core's, recomputed
+here independently."""
+
+import numpy as np
+from hypothesis import given
+
+from scenes.sphere_radii import SphereRadii, SphereRadiiSpec
+from tests.scenes.claims_support import build_recorded, scene_settings, spec_strategy
+
+
+@scene_settings(share=0.15, least=6)
+@given(spec=spec_strategy(SphereRadiiSpec))
+def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
+    scene = build_recorded(SphereRadii, spec, media_dir, check_layout=False)
+    fmt = scene.fmt
+    n = len(spec.vectors[0])
+    assert scene.values["result"]["n"] == n and scene.values["result"]["radius"] == fmt.number(np.sqrt(n))
