@@ -110,19 +110,19 @@ def spec_strategy(draw, spec_class, **fixed):
 
 
 def build_recorded(scene_class, spec, media_dir, check_layout: bool = True):
-    """Build the scene in dry run; ``scene.values[step]`` are the values its narration was filled with.
+    """Build the scene in dry run; ``scene.said_values[step]`` are the values its narration was filled with.
     With ``check_layout`` the layout is checked at the end of every step and on the last frame."""
     options = {"dry_run": True, "media_dir": str(media_dir), "verbosity": "ERROR", "progress_bar": "none",
                "notify_outdated_version": False}
     with tempconfig(options):
         scene = scene_class(spec=spec, skip_animations=True)
-        scene.values = {}
+        scene.said_values = {}
         narrate = scene.caption
 
         def recording(step, run_time, hold, when=None, **values):
             if check_layout and scene.steps:
                 assert_layout_is_clean(scene, require_text=False, when=f"at the end of step {scene.steps[-1].key!r}")
-            scene.values[step] = dict(values)
+            scene.said_values[step] = dict(values)
             return narrate(step, run_time, hold, when, **values)
 
         scene.caption = recording
@@ -154,4 +154,4 @@ def assert_claims(scene, expected: dict[str, tuple[str, object]]) -> None:
         assert scene.claims_made[key] == Outcome(name, value), f"{key}: the scene said {scene.claims_made[key]}, the numbers say {value}"
         if key.startswith("say."):
             step = key.removeprefix("say.")
-            assert lines[step] == variant(scene, key, name, outcome, **scene.values[step]), key
+            assert lines[step] == variant(scene, key, name, outcome, **scene.said_values[step]), key

@@ -29,7 +29,7 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
     largest_first = bool(gap.gaps[0] >= gap.gaps.max())
     assert_claims(scene, {"say.two-batches": ("batchnorm_outcome", two), "say.small": ("follows_law", law),
                           "say.inference": ("largest_at_smallest_batch", largest_first)})
-    fmt, values = scene.fmt, scene.values
+    fmt, values = scene.fmt, scene.said_values
     assert values["small"]["small"] == fmt.number(spread.measured[0], 2)
     assert values["small"]["large"] == fmt.number(spread.measured[-1], 2)
     assert values["inference"]["gap_small"] == fmt.plain_scientific(gap.gaps[0], 2)

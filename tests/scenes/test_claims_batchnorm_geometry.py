@@ -15,6 +15,6 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     scene = build_recorded(BatchNormGeometry, spec, media_dir, check_layout=False)
     fmt = scene.fmt
     batch = len(spec.values)
-    normalize = scene.values["normalize"]
+    normalize = scene.said_values["normalize"]
     assert normalize["B"] == batch and normalize["radius"] == fmt.number(np.sqrt(batch))
-    assert scene.values["pair"]["first"] == spec.pair[0] and scene.values["pair"]["second"] == spec.pair[1]
+    assert scene.said_values["pair"]["first"] == spec.pair[0] and scene.said_values["pair"]["second"] == spec.pair[1]

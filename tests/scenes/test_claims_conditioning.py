@@ -16,7 +16,7 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     fmt = scene.fmt
     s1, s2, rho = spec.small_scale, spec.large_scale, spec.correlation
     eigenvalues = np.linalg.eigvalsh(np.array([[s1 * s1, rho * s1 * s2], [rho * s1 * s2, s2 * s2]]))
-    assert scene.values["before"]["kappa"] == fmt.plain_scientific(eigenvalues[-1] / eigenvalues[0])
+    assert scene.said_values["before"]["kappa"] == fmt.plain_scientific(eigenvalues[-1] / eigenvalues[0])
     standardized = (1 + abs(rho)) / (1 - abs(rho))
-    assert scene.values["after"]["kappa"] == fmt.number(standardized, 1)
-    assert scene.values["correlation"]["uncorrelated"] == fmt.number(1.0, 1)
+    assert scene.said_values["after"]["kappa"] == fmt.number(standardized, 1)
+    assert scene.said_values["correlation"]["uncorrelated"] == fmt.number(1.0, 1)

@@ -27,7 +27,7 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
     assert_claims(scene, {"say.fast": ("noisy_closer_to_batchnorm", closer),
                           "say.separate": ("shift_separation", separation),
                           "say.landscape": ("batchnorm_smooths", rough["batchnorm"] < rough["none"])})
-    fixed, values = scene.fmt.fixed, scene.values
+    fixed, values = scene.fmt.fixed, scene.said_values
     assert values["fast"]["noisy"] == fixed(loss["noisy-batchnorm"], 3) and values["fast"]["none"] == fixed(loss["none"], 3)
     assert values["separate"]["none_shift"] == fixed(shift["none"], 3)
     assert values["shift"]["ratio"] == scene.fmt.number(shift["noisy-batchnorm"] / shift["batchnorm"], 1)

@@ -15,6 +15,6 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     scene = build_recorded(DirectionNotLength, spec, media_dir, check_layout=False)
     fmt = scene.fmt
     x, y = np.array(spec.x), np.array(spec.y)
-    merge = scene.values["merge"]
+    merge = scene.said_values["merge"]
     assert merge["nx"] == fmt.number(np.sqrt(x @ x)) and merge["ny"] == fmt.number(np.sqrt(y @ y))
     assert merge["px"] == fmt.vector(x / np.sqrt(x @ x))

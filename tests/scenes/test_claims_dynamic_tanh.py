@@ -26,7 +26,7 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
     assert_claims(scene, {"say.lines": ("last_token_flatter", bool(sigma[-1] > sigma[0])),
                           "say.union": ("is_s_curve", residual <= 0.8 * line_residual),
                           "say.fit": ("is_s_curve", residual <= 0.8 * line_residual)})
-    fmt, values = scene.fmt, scene.values
+    fmt, values = scene.fmt, scene.said_values
     assert values["fit"]["residual"] == fmt.number(residual, 3)
     assert values["union"]["line_residual"] == fmt.number(line_residual, 3)
     assert values["lines"]["last"] == fmt.number(1 / sigma[-1], 3)

@@ -18,7 +18,7 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     sigma = inputs.std(axis=1)
     n = inputs.shape[1]
     radii = np.sqrt(n) * sigma / np.sqrt(sigma**2 + spec.eps)  # ‖x̂‖ = √n·σ/√(σ² + ε) < √n
-    radius = scene.values["radius"]
+    radius = scene.said_values["radius"]
     assert radius["n"] == n and radius["low"] == fmt.number(sigma.min()) and radius["shortest"] == fmt.number(radii.min())
-    assert scene.values["epsilon"]["eps"] == fmt.number(spec.eps)
-    assert scene.values["gamma"]["gamma"] == fmt.vector(spec.gamma)
+    assert scene.said_values["epsilon"]["eps"] == fmt.number(spec.eps)
+    assert scene.said_values["gamma"]["gamma"] == fmt.vector(spec.gamma)

@@ -33,7 +33,7 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
     else:
         effect = "holds" if abs(last - before) <= 0.03 * last else "slows"
     assert_claims(scene, {"say.growth": ("norm_trend", growth), "say.decay": ("decay_effect", effect)})
-    fmt, values = scene.fmt, scene.values
+    fmt, values = scene.fmt, scene.said_values
     assert values["decay"]["end"] == fmt.number(plain.weight_norms[-1], 2)
     assert values["decay"]["decayed_end"] == fmt.number(decayed.weight_norms[-1], 2)
     assert values["growth"]["start"] == fmt.number(spec.initial_norm, 2)

@@ -16,8 +16,8 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     fmt = scene.fmt
     x = np.array(spec.vector)
     mean = sum(spec.vector) / 3
-    assert scene.values["split"]["mean"] == fmt.number(mean)
+    assert scene.said_values["split"]["mean"] == fmt.number(mean)
     inner = sum(mean * (v - mean) for v in spec.vector)  # ⟨μ1, x − μ1⟩ = 0 up to rounding
     assert abs(inner) < 1e-9 * (1 + float(np.abs(x).max()) ** 2)
-    assert scene.values["split"]["inner"] in (fmt.number(0.0), fmt.number(-0.0), "−0", "0")
-    assert scene.values["face-on"]["n"] == 3
+    assert scene.said_values["split"]["inner"] in (fmt.number(0.0), fmt.number(-0.0), "−0", "0")
+    assert scene.said_values["face-on"]["n"] == 3

@@ -37,7 +37,7 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
             expected["fact.pairs"] = ("pairs_of_signs", bool(np.all(np.abs(cells - 1) < 5e-3)))
     expected["say.groupnorm-again"] = ("groups_repeat", spec.groups[0] == spec.groups[1])
     assert_claims(scene, expected)
-    line = scene.values["rmsnorm"]
+    line = scene.said_values["rmsnorm"]
     if expected["means"][1] != "all":
         assert scene.fmt.fixed(means.min(), 2) in line["means"] and scene.fmt.fixed(means.max(), 2) in line["means"]
     if not expected["rms-claim"][1]:

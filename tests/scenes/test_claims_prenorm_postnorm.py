@@ -14,4 +14,4 @@ from tests.scenes.claims_support import build_recorded, scene_settings, spec_str
 def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     scene = build_recorded(PrenormPostnorm, spec, media_dir, check_layout=False)
     fmt = scene.fmt
-    assert scene.values["gradients"]["depth"] == spec.depth
+    assert scene.said_values["gradients"]["depth"] == spec.depth

@@ -16,6 +16,6 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     fmt = scene.fmt
     x = np.array(spec.vectors[0])
     length = float(np.sqrt(np.sum(x**2)))
-    example = scene.values["example"]
+    example = scene.said_values["example"]
     assert example["x"] == fmt.vector(x) and example["norm"] == fmt.number(length)
     assert example["proj"] == fmt.vector(spec.radius * x / length)

@@ -16,6 +16,6 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     fmt = scene.fmt
     x = np.array(spec.vectors[0])
     mu, sigma = x.mean(), x.std()
-    angle = scene.values["angle"]["angle"]  # between RMSNorm(x) and LN(x): arctan(|μ|/σ)
+    angle = scene.said_values["angle"]["angle"]  # between RMSNorm(x) and LN(x): arctan(|μ|/σ)
     assert angle == fmt.number(np.degrees(np.arctan2(abs(mu), sigma)), 1)
-    assert scene.values["rms"]["x"] == fmt.vector(x)
+    assert scene.said_values["rms"]["x"] == fmt.vector(x)

@@ -19,7 +19,7 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
     start, end = run.weight_norms[0], run.weight_norms[-1]
     trend = "falls" if end < 0.999 * start else "rises" if end > 1.001 * start else "flat"
     assert_claims(scene, {"say.decay": ("norm_trend", trend), "say.effective": ("norm_trend", trend)})
-    fmt, values = scene.fmt, scene.values
+    fmt, values = scene.fmt, scene.said_values
     assert values["decay"]["start"] == fmt.number(start, 2) and values["decay"]["end"] == fmt.number(end, 2)
     first, last = spec.learning_rate / start**2, spec.learning_rate / end**2
     assert values["effective"]["first"] == fmt.plain_scientific(first, 2)

@@ -15,4 +15,4 @@ def test_builds_and_speaks_the_cores_numbers(spec, media_dir):
     scene = build_recorded(SphereRadii, spec, media_dir, check_layout=False)
     fmt = scene.fmt
     n = len(spec.vectors[0])
-    assert scene.values["result"]["n"] == n and scene.values["result"]["radius"] == fmt.number(np.sqrt(n))
+    assert scene.said_values["result"]["n"] == n and scene.said_values["result"]["radius"] == fmt.number(np.sqrt(n))
