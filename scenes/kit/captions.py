@@ -1,11 +1,16 @@
 """Subtitle cues as broadcasters set them: at most two lines of about 42 characters (16 for Chinese),
 each on screen long enough to read. A narrated step longer than one cue becomes several consecutive
-cues, split at sentence ends first, then at clause marks, then between words.
+cues, split at sentence ends first, then at clause marks, then between words. Lines and cues
+break only between words (Chinese words as jieba segments them) and never inside brackets, so a
+vector such as (3, 4) or (−0,92; −1,11) stays on one line; a punctuation mark never starts a line.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+
+import jieba
 
 __all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times", "line_width"]
 
@@ -25,8 +30,11 @@ def reading_seconds(text: str, lang: str) -> float:
 
 
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-_ZH_TOKEN = re.compile(f"[{_CJK}]|[^{_CJK}\\s]+\\s*|\\s+")
 _CJK_CHAR = re.compile(f"[{_CJK}]")
+_CJK_RUN = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+_OPENING, _CLOSING = "([{（【《「『", ")]}）】》」』"
+_NO_LINE_START = "，。、；：！？,.;:!?" + _CLOSING
+jieba.setLogLevel(logging.WARNING)
 
 
 def line_width(text: str, lang: str) -> float:
@@ -37,12 +45,48 @@ def line_width(text: str, lang: str) -> float:
     return wide + (len(text) - wide) / 2
 
 
+def _depth_change(text: str) -> int:
+    return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
+
+
+def _keep_brackets_whole(words: list[str], joiner: str, lang: str) -> list[str]:
+    """Words inside brackets merged into one word with the bracket's own, where the whole fits on
+    one line (a longer parenthesis, a remark rather than a vector, breaks between its words)."""
+    groups: list[list[str]] = []
+    depth = 0
+    for word in words:
+        if depth > 0:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+        depth = max(0, depth + _depth_change(word))
+    merged = []
+    for group in groups:
+        whole = joiner.join(group)
+        fits = line_width(whole.strip(), lang) <= LINE_LENGTH[lang] and _depth_change(whole) == 0
+        merged += [whole] if fits else group
+    return merged
+
+
+def _chinese_words(text: str) -> list[str]:
+    """Chinese runs segmented by jieba, other runs (RMSNorm, √3, 1.732, x = …) split at spaces,
+    spaces and punctuation kept with the word before them: ``"".join(words) == text``."""
+    pieces = []
+    for run in _CJK_RUN.findall(text):
+        pieces += jieba.lcut(run) if _CJK_CHAR.match(run) else re.findall(r"\s+|\S+\s*", run)
+    words = []
+    for piece in pieces:
+        if words and (piece.isspace() or piece[0] in _NO_LINE_START):
+            words[-1] += piece
+        else:
+            words.append(piece)
+    return words
+
+
 def _words(text: str, lang: str) -> list[str]:
     if lang == "zh":
-        # Chinese breaks between any two characters, but a word of Latin letters, digits and
-        # symbols (RMSNorm, √3, 1.732) stays whole.
-        return _ZH_TOKEN.findall(text)
-    return text.split(" ")
+        return _keep_brackets_whole(_chinese_words(text), "", lang)
+    return _keep_brackets_whole(text.split(" "), " ", lang)
 
 
 def _join(pieces: list[str], lang: str) -> str:
@@ -83,7 +127,14 @@ def _fits(text: str, lang: str) -> bool:
 
 
 def _split_units(text: str, pattern: re.Pattern) -> list[str]:
-    return [part for part in pattern.split(text) if part.strip()]
+    """``text`` split where ``pattern`` matches outside brackets."""
+    parts, start = [], 0
+    for match in pattern.finditer(text):
+        if match.end() > start and _depth_change(text[:match.start()]) <= 0:
+            parts.append(text[start:match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    return [part for part in parts if part.strip()]
 
 
 def split_into_cues(text: str, lang: str) -> list[str]:
