@@ -3,6 +3,7 @@
     .venv/bin/python bench/mutation.py                 # both folders (about an hour on one core)
     .venv/bin/python bench/mutation.py --only normgeo  # one folder
     .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
+    .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
 
 Too slow for CI, so it is a benchmark-like command of its own. It copies the tree into
 ``renders/mutation/`` (git-ignored; the working tree is never touched), writes a pyproject there
@@ -64,11 +65,19 @@ def stage(only: list[str]) -> None:
     (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
 
 
-def run_mutmut(max_children: int) -> int:
+def sync_tests() -> None:
+    """The working tree's tests copied over the staged ones (for ``--rerun``)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for target in (STAGE / "tests", STAGE / "mutants" / "tests"):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(ROOT / "tests", target, ignore=ignore)
+
+
+def run_mutmut(max_children: int, names: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["HYPOTHESIS_PROFILE"] = "dev"
     mutmut = Path(sys.executable).with_name("mutmut")
-    command = ["nice", "-n", "15", str(mutmut), "run", "--max-children", str(max_children)]
+    command = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(max_children), *(names or [])]
     return subprocess.run(command, cwd=STAGE, env=env).returncode
 
 
@@ -139,9 +148,19 @@ def main() -> int:
     parser.add_argument("--only", choices=sorted(FOLDERS), action="append", help="one folder (repeatable)")
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--report", action="store_true", help="print the last run's score only")
+    parser.add_argument("--rerun", action="store_true",
+                        help="copy the current tests into the last run and test again only its surviving mutants")
     args = parser.parse_args()
     only = args.only or sorted(FOLDERS)
-    if not args.report:
+    if args.rerun:
+        names = [name for name, status in results().items()
+                 if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()]
+        sync_tests()
+        code = run_mutmut(args.max_children, names) if names else 0
+        if code not in (0, 1):
+            print(f"mutmut failed with exit status {code}", file=sys.stderr)
+            return 2
+    elif not args.report:
         stage(only)
         code = run_mutmut(args.max_children)
         if code not in (0, 1):

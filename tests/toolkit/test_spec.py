@@ -5,10 +5,23 @@ import dataclasses
 import json
 import typing
 
+import numpy as np
+
 import pytest
 
 from scenes.kit.registry import SCENES
-from scenes.kit.spec import SpecError, Vector, Vectors, as_setting_text, coerce
+from scenes.kit.spec import (
+    SpecError,
+    Vector,
+    Vectors,
+    as_setting_text,
+    check_range,
+    check_vectors,
+    coerce,
+    did_you_mean,
+    scene_id_of_module,
+    type_description,
+)
 from scenes.layernorm_2d import LayerNorm2DSpec
 from scenes.radial_projection import RadialProjectionSpec
 from scenes.render import InputError, RenderJob, RenderSettings, build_specs, input_hash, parse_assignments
@@ -303,3 +316,100 @@ def test_a_toml_boolean_for_a_number_field_is_refused(value):
         with pytest.raises(SpecError, match="expected"):
             coerce("x", [value, 1] if hint in (Vector, tuple[int, ...]) else value, hint)
     assert coerce("flag", value, bool) is value
+
+
+# ------------------------------------------------------------------ the helpers, one by one
+@pytest.mark.parametrize(("hint", "text"), [(int, "a whole number"), (float, "a number"), (bool, "true or false"),
+                                            (str, "text"), (typing.Literal["a", "b"], "one of a, b"),
+                                            (Vectors, "vectors like 3,4;6,8"), (Vector, "a vector like 3,4"),
+                                            (tuple[int, ...], "whole numbers like 2,1"),
+                                            (tuple[float, ...], "a vector like 3,4"), (list, "<class 'list'>")])
+def test_type_descriptions(hint, text):
+    assert type_description(hint) == text
+
+
+def test_did_you_mean_and_scene_ids():
+    assert did_you_mean("radious", ["radius", "vectors"]) == "; did you mean 'radius'?"
+    assert did_you_mean("zzz", ["radius", "vectors"]) == "; known: radius, vectors"
+    assert scene_id_of_module("scenes.layernorm_2d") == "layernorm-2d"
+    assert scene_id_of_module("radial_projection") == "radial-projection"
+    assert RadialProjectionSpec.scene_id() == "radial-projection"
+
+
+@pytest.mark.parametrize(("value", "text"), [(((3.0, 4.0), (6.0, 8.0)), "3,4;6,8"), ((2.5, -1.0), "2.5,-1"),
+                                             (1e-05, "1e-05"), (1e15, "1000000000000000.0"), (1e16, "1e+16"), (1e14, "100000000000000"), (3.0, "3"), (True, "true"),
+                                             (False, "false"), (7, "7"), ("wire", "wire"), ((), "")])
+def test_as_setting_text_round_trips_through_coerce(value, text):
+    assert as_setting_text(value) == text
+
+
+@pytest.mark.parametrize(("value", "hint", "expected"), [
+    ("  7 ", int, 7), ("+3", int, 3), ("-2", int, -2), (" 2.5 ", float, 2.5), ("1e-3", float, 0.001),
+    ("yes", bool, True), ("ON", bool, True), ("1", bool, True), ("off", bool, False), ("No", bool, False),
+    ("0", bool, False), (" hi ", str, "hi"), ("hi", str, "hi"), (" wire", typing.Literal["wire", "surface"], "wire"),
+    (np.int64(4), int, 4), (np.float32(0.5), float, 0.5), (3, float, 3.0), ("3;4", Vectors, ((3.0,), (4.0,))),
+])
+def test_coerce_accepts(value, hint, expected):
+    result = coerce("x", value, hint)
+    assert result == expected and type(result) is type(expected)
+
+
+@pytest.mark.parametrize(("value", "hint", "message"), [
+    ("2.5", int, "x: expected a whole number, got '2.5'"), ("nan", float, "x: must be a finite number, got 'nan'"),
+    (float("inf"), float, "x: must be a finite number, got inf"), ("maybe", bool, "x: expected true or false, got 'maybe'"),
+    (1, bool, "x: expected true or false, got 1"), ("abc", float, "x: expected a number, got 'abc'"),
+    (True, int, "x: expected a whole number, got True"), (2.0, int, "x: expected a whole number, got 2.0"),
+    ("", Vector, "x: expected a vector like 3,4, got an empty value"), (3, str, "x: expected text, got 3"),
+    ("other", typing.Literal["wire", "surface"], "x: expected one of wire, surface, got 'other'"),
+    ("3,inf", Vector, "x: every value must be a finite number, got '3,inf'"),
+    ({"a": 1}, Vector, "x: expected a vector like 3,4, got {'a': 1}"), ("x", list, "x: expected <class 'list'>, got 'x'"),
+])
+def test_coerce_refuses_in_one_line(value, hint, message):
+    with pytest.raises(SpecError) as error:
+        coerce("x", value, hint)
+    assert str(error.value) == message
+
+
+def test_check_vectors_and_ranges_say_what_is_wrong():
+    check_vectors("v", ((3.0, 4.0),), dim=2)
+    for vectors, dim, message in [((), None, "v: give at least one vector"),
+                                  (((1.0, 2.0), (1.0,)), None, r"v: all vectors need the same dimension, got \[1, 2\]"),
+                                  (((1.0, 2.0, 3.0),), 2, "v: this scene draws 2-D vectors, got 3-D"),
+                                  (((0.0, 0.0),), 2, "v: vector 1 is the zero vector"),
+                                  (((3.0, 4.0), (3e3, 4e3)), 2, "v: vector 2 has length 5e\\+03; keep lengths between "
+                                                               "0.001 and 1000"),
+                                  (((1e-4, 0.0),), 2, "v: vector 1 has length 0.0001")]:
+        with pytest.raises(SpecError, match=f"^{message}"):
+            check_vectors("v", vectors, dim)
+    check_vectors("v", ((1e-3, 0.0), (1e3, 0.0)))  # both ends of the allowed lengths
+    check_vectors("v", ((3e3, 4e3),), max_length=5e3)
+    check_range("r", 2.0, 1.0, 2.0)
+    with pytest.raises(SpecError, match=r"^r: must be between 1 and 2, got 2.5$"):
+        check_range("r", 2.5, 1.0, 2.0)
+
+
+def test_declared_ranges_and_item_counts():
+    spec_type = SPEC_TYPES["degrees-of-freedom"]
+    field = next(f for f in spec_type.settings() if f.name == "gamma")
+    assert field.metadata["items"] == (2, 2) and field.metadata["low"] == 0.1 and field.metadata["high"] == 3
+    assert spec_type().with_overrides({"gamma": "0.1,3"}).gamma == (0.1, 3.0)  # both ends allowed
+    with pytest.raises(SpecError, match="^gamma: give 2 values, got 1: 1$"):
+        spec_type().with_overrides({"gamma": "1"})
+    with pytest.raises(SpecError, match="^count: must be between 2 and 200, got 201$"):
+        LayerNorm2DSpec().with_overrides({"count": "201"})
+    assert LayerNorm2DSpec().with_overrides({"count": "200"}).count == 200
+    with pytest.raises(SpecError, match=r"^groups: give 1 to 4 values, got 5: 1,1,1,1,1$"):
+        SPEC_TYPES["normalization-axes"]().with_overrides({"groups": "1,1,1,1,1"})
+
+
+def test_specs_know_their_fields_and_settings():
+    names = RadialProjectionSpec.field_names()
+    assert names[:2] == ["lang", "theme"] and "radius" in names
+    assert [f.name for f in RadialProjectionSpec.settings()] == names[2:]
+    spec = RadialProjectionSpec(radius=2, lang="ru")
+    assert spec.settings_dict() == {k: v for k, v in spec.as_dict().items() if k not in ("lang", "theme")}
+    assert spec.as_dict()["lang"] == "ru" and spec.settings_dict()["radius"] == 2.0
+    with pytest.raises(SpecError, match="^radious: not a setting of this scene; did you mean 'radius'"):
+        spec.with_overrides({"radious": 1})
+    assert spec.with_overrides({"radius": 3}).lang == "ru"
+    assert spec.with_overrides({}) == spec
