@@ -3,6 +3,7 @@
     .venv/bin/python bench/mutation.py                 # both folders (about an hour on one core)
     .venv/bin/python bench/mutation.py --only normgeo  # one folder
     .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
+    .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (with the current tests)
     .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
 
 Too slow for CI, so it is a benchmark-like command of its own. It copies the tree into
@@ -148,11 +149,19 @@ def main() -> int:
     parser.add_argument("--only", choices=sorted(FOLDERS), action="append", help="one folder (repeatable)")
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--report", action="store_true", help="print the last run's score only")
+    parser.add_argument("--resume", action="store_true",
+                        help="copy the current tests into the last run and go on with the mutants it has not tested")
     parser.add_argument("--rerun", action="store_true",
                         help="copy the current tests into the last run and test again only its surviving mutants")
     args = parser.parse_args()
     only = args.only or sorted(FOLDERS)
-    if args.rerun:
+    if args.resume:
+        sync_tests()
+        code = run_mutmut(args.max_children)
+        if code not in (0, 1):
+            print(f"mutmut failed with exit status {code}", file=sys.stderr)
+            return 2
+    elif args.rerun:
         names = [name for name, status in results().items()
                  if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()]
         sync_tests()
