@@ -88,3 +88,13 @@ def test_changing_any_one_setting_changes_the_tag(scene_id, name):
     assert None in tags and len(tags) == 2
     names = {artifact_name(scene_id, spec, RenderSettings("l", "mp4")) for spec in (default, changed)}
     assert len(names) == 2
+    third = []
+    for candidate in alternatives(spec_type, name):
+        try:
+            other = dataclasses.replace(default, **{name: candidate})
+        except SpecError:
+            continue
+        if getattr(other, name) not in (value, getattr(default, name)):
+            third.append(other)
+    for other in third[:1]:  # a second custom value of the same setting: a third name
+        assert spec_tag(other) not in tags, (scene_id, name)
