@@ -315,3 +315,22 @@ def test_smoothed_losses_are_trailing_means_by_brute_force():
     np.testing.assert_allclose(run.smoothed_losses(window=1), losses)
     np.testing.assert_allclose(run.smoothed_losses(window=100), np.cumsum(losses) / np.arange(1, 7))
     np.testing.assert_allclose(run.smoothed_losses(), [np.mean(losses[:k + 1]) for k in range(6)])
+
+
+def test_smoothed_losses_default_to_a_window_of_ten():
+    losses = np.arange(1.0, 31.0)  # 1 … 30: the trailing mean of ten ending at k is k − 4.5 from k = 10 on
+    run = TrainingRun("none", losses, np.zeros(29), np.zeros(29))
+    smoothed = run.smoothed_losses()
+    np.testing.assert_allclose(smoothed[9:], losses[9:] - 4.5, rtol=1e-15)
+    np.testing.assert_allclose(smoothed[:9], (losses[:9] + 1) / 2, rtol=1e-15)
+
+
+def test_the_study_summaries_are_means_over_the_stated_windows():
+    from normgeo.covariate_shift import CovariateShiftStudy
+
+    run = TrainingRun("none", np.arange(1.0, 41.0), np.array([1.0, 3.0]), np.array([2.0, 6.0]))
+    study = CovariateShiftStudy({"none": run})
+    assert study.final_loss("none") == pytest.approx(30.5)  # mean of 21 … 40
+    assert study.final_loss("none", window=4) == pytest.approx(38.5)
+    assert study.mean_loss("none") == pytest.approx(20.5)
+    assert study.mean_shift("none") == 2.0 and study.mean_landscape_variation("none") == 4.0

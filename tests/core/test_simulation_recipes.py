@@ -21,6 +21,7 @@ from normgeo import (
     running_statistics,
     same_example_in_two_batches,
     sample_vectors,
+    scaled_outputs,
     scaled_features,
     train_eval_gap,
 )
@@ -220,3 +221,37 @@ def test_output_radius_messages():
         layer_norm_output_radius(0.0, 3, 0.0)
     assert float(layer_norm_output_radius(0.0, 3, 0.1)) == 0.0
     np.testing.assert_allclose(layer_norm_output_radius([0.5, 2.0], 4, 0.0), [2.0, 2.0], rtol=1e-15)
+
+
+def test_defaults_of_the_small_studies():
+    """The defaults the scenes rely on, each against an explicit call or a count."""
+    spread = batch_mean_spread(trials=20)
+    np.testing.assert_array_equal(spread.batch_sizes, [2, 4, 8, 16, 32, 64, 128])
+    np.testing.assert_allclose(spread.predicted, 1.0 / np.sqrt([2, 4, 8, 16, 32, 64, 128]), rtol=1e-15)
+    assert np.array_equal(batch_mean_spread(batch_sizes=(3,), trials=20).measured,
+                          batch_mean_spread(batch_sizes=(3,), trials=20, sigma=1.0, seed=0).measured)
+    assert batch_mean_spread(batch_sizes=(3,)).measured.shape == (1,)
+    rng = np.random.default_rng(0)
+    assert batch_mean_spread(batch_sizes=(3,)).measured[0] == pytest.approx(rng.normal(size=(2000, 3)).mean(axis=1).std(),
+                                                                             rel=1e-15)
+
+
+def test_redrawn_sample_vectors_keep_the_scale():
+    """Vectors redrawn for spreading too little are drawn at the same σ: with σ = 100 and a
+    minimum spread of 1, every redrawn vector is a σ = 100 draw (spread ≫ 1)."""
+    vectors = sample_vectors(400, 2, seed=2, scale=100.0, min_spread=1.0)
+    plain = np.random.default_rng(2).normal(scale=100.0, size=(400, 2))
+    redrawn = np.ptp(plain, axis=1) <= 1.0
+    assert redrawn.any()
+    assert np.all(np.ptp(vectors[redrawn], axis=1) > 1.0)
+    assert np.abs(vectors[redrawn]).max() > 5.0  # a σ = 1 redraw would stay within about ±4
+
+
+def test_scaled_outputs_defaults_and_refusals():
+    result = scaled_outputs()
+    np.testing.assert_array_equal(result.factors, [1.0, 2.0, 0.5])
+    assert result.pre_activations.shape == (3, 6)
+    explicit = scaled_outputs(factors=(1.0, 2.0, 0.5), d_in=8, d_out=6, seed=0)
+    np.testing.assert_array_equal(result.pre_activations, explicit.pre_activations)
+    with pytest.raises(ValueError, match="^factors: every c must be positive$"):
+        scaled_outputs(factors=(1.0, 0.0))
