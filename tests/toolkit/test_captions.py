@@ -137,8 +137,9 @@ def test_cue_times_share_the_duration_in_proportion_to_length_and_touch_end_to_s
 
 
 def test_cue_times_of_an_empty_cue_still_take_time():
-    (a, b), (c, d) = cue_times(["", "x"], 0.0, 2.0)
-    assert (a, b, c, d) == (0.0, 1.0, 1.0, 2.0)
+    """An empty cue counts as one character: "" and "xyz" share 2 s as 1 : 3."""
+    (a, b), (c, d) = cue_times(["", "xyz"], 0.0, 2.0)
+    assert (a, b, c, d) == (0.0, 0.5, 0.5, 2.0)
 
 
 def narrations():

@@ -254,3 +254,27 @@ def test_a_plotted_curve_passes_through_its_points_in_axes_coordinates():
     for point in expected:
         assert np.min(np.linalg.norm(corners - point, axis=1)) < 1e-9
     assert line.get_stroke_width() == 3
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda: fmt_plain_scientific(0.0), "0"), (lambda: fmt_plain_scientific(0.001), "0.001"),
+    (lambda: fmt_scientific(0.001), "0.001"), (lambda: fmt_plain_scientific(1.0), "1"),
+    (lambda: fmt_vector([1 / 3, 2 / 3]), "(0.333, 0.667)"), (lambda: NumberFormat().number(2 / 3), "0.667"),
+])
+def test_number_edges(call, expected):
+    assert call() == expected
+
+
+def test_a_layers_colour_and_the_raw_vectors_colour():
+    for name in ("dark", "light"):
+        colours = palette(name)
+        assert colours.layer("none") == colours.raw
+        assert colours.layer("layernorm") == colours.layernorm and colours.layer("rmsnorm") == colours.rmsnorm
+
+
+def test_shared_text_comes_from_the_common_file():
+    from scenes.kit.text import message
+
+    assert message("radial-projection", "common.unit-circle", "en") == "unit circle"
+    assert message("layernorm-2d", "common.unit-circle", "ru") == "единичная окружность"
+    assert message("radial-projection", "title", "zh") == "归一化是一次径向投影"

@@ -331,6 +331,9 @@ def test_type_descriptions(hint, text):
 def test_did_you_mean_and_scene_ids():
     assert did_you_mean("radious", ["radius", "vectors"]) == "; did you mean 'radius'?"
     assert did_you_mean("zzz", ["radius", "vectors"]) == "; known: radius, vectors"
+    assert did_you_mean("abcdxyz", ["abcd"]) == "; did you mean 'abcd'?"  # similarity 8/11 ≈ 0.73
+    assert did_you_mean("abcwxyz", ["abcd"]) == "; did you mean 'abcd'?"  # 6/11 ≈ 0.55: kept at cutoff 0.5
+    assert did_you_mean("abxyz", ["abcd"]) == "; known: abcd"  # 4/9 ≈ 0.44
     assert scene_id_of_module("scenes.layernorm_2d") == "layernorm-2d"
     assert scene_id_of_module("radial_projection") == "radial-projection"
     assert RadialProjectionSpec.scene_id() == "radial-projection"
