@@ -24,6 +24,7 @@ from normgeo import (
     conditioning_demo,
     contour_levels,
     gradient_descent_path,
+    gradient_descent_run,
     hyperplane_basis,
     largest_stable_step,
     layer_norm_output_curve,
@@ -334,3 +335,37 @@ def test_the_study_summaries_are_means_over_the_stated_windows():
     assert study.final_loss("none", window=4) == pytest.approx(38.5)
     assert study.mean_loss("none") == pytest.approx(20.5)
     assert study.mean_shift("none") == 2.0 and study.mean_landscape_variation("none") == 4.0
+
+
+def test_contour_points_start_on_the_first_axis_and_turn_towards_the_second():
+    """Point k is at t = 2πk/samples: w* + cos t·a₁v₁ + sin t·a₂v₂ with aᵢ = √(2c/λᵢ)."""
+    lam, vec = np.linalg.eigh(H)
+    curve = quadratic_contours(H, [2.0], samples=8, minimum=W_STAR)[0]
+    np.testing.assert_allclose(curve[0], W_STAR + math.sqrt(4 / lam[0]) * vec[:, 0], atol=1e-12)
+    np.testing.assert_allclose(curve[2], W_STAR + math.sqrt(4 / lam[1]) * vec[:, 1], atol=1e-12)
+    assert len(quadratic_contours(H, [1.0])[0]) == 120
+
+
+def test_descent_runs_keep_their_defaults_and_pass_the_tolerance_on():
+    run = gradient_descent_run(H, [1.0, 1.0])
+    assert run.path.shape == (41, 2) and run.step == pytest.approx(0.9 * 2 / np.linalg.eigvalsh(H)[-1])
+    loose = gradient_descent_run(H, [1.0, 1.0], tol=1e-2)
+    assert loose.steps_to_tolerance < run.steps_to_tolerance
+    assert loose.steps_to_tolerance == steps_to_tolerance(H, [1.0, 1.0], run.step, 1e-2)
+    np.testing.assert_allclose(contour_levels(H, [1.0, 0.0]), 1.5 * 0.3 ** np.arange(5), rtol=1e-15)
+
+
+def test_scaled_features_are_seeded_and_allow_any_positive_definite_correlation():
+    np.testing.assert_array_equal(scaled_features(), scaled_features(seed=0))
+    np.testing.assert_array_equal(scaled_features(seed=3), scaled_features(seed=3))
+    data = scaled_features(correlation=-0.6)  # two features: any ρ in (−1, 1)
+    np.testing.assert_allclose(np.corrcoef(data.T)[0, 1], -0.6, rtol=1e-12)
+
+
+def test_the_demo_passes_its_step_fraction_and_tolerance_to_the_raw_problem():
+    base = conditioning_demo()
+    assert conditioning_demo(step_fraction=0.5).steps_raw > base.steps_raw
+    assert conditioning_demo(tol=1e-3).steps_raw < base.steps_raw
+    assert conditioning_demo(correlation=0.5).kappa_standardized == pytest.approx(3.0, rel=1e-9)  # (1 + ρ)/(1 − ρ)
+    assert conditioning_demo(scales=(1.0, 10.0)).kappa_raw < 1e3
+    np.testing.assert_array_equal(conditioning_demo(seed=0).drawn_after.hessian, base.drawn_after.hessian)

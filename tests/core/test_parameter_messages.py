@@ -162,3 +162,33 @@ def test_a_bad_parameter_is_refused_by_its_own_name_and_bound(call, bad, message
     with pytest.raises(NormGeoError) as error:
         call(bad)
     assert re.search(message, str(error.value)), str(error.value)
+
+
+OTHER_REFUSALS = [
+    ("layernorm of one number", lambda: normgeo.output_radius("layernorm", 1),
+     r"^layernorm of a single number is always 0: it has no sphere \(n must be ≥ 2\)$"),
+    ("hessian of a vector", lambda: normgeo.least_squares_hessian([1.0, 2.0]), r"^X must have at least 2 dimension"),
+    ("hessian of a 3-D array", lambda: normgeo.least_squares_hessian(np.ones((2, 2, 2))), r"^X must be a 2-D matrix"),
+    ("scales not positive", lambda: normgeo.scaled_features(scales=(1.0, 0.0)), r"^scales must be a 1-D list of positive numbers$"),
+    ("too few samples", lambda: normgeo.scaled_features(n_samples=2, scales=(1.0, 1.0)),
+     r"^n_samples must exceed the number of features \(2\)$"),
+    ("impossible correlation", lambda: normgeo.scaled_features(correlation=-1.0),
+     r"^correlation -1.0 does not give a positive definite correlation matrix$"),
+    ("step at 2/L", lambda: normgeo.gradient_descent_run(H, [1.0, 1.0], step_fraction=1.0),
+     r"^step_fraction must be below 1: at 2/L or above gradient descent does not converge$"),
+    ("contours in 3-D", lambda: normgeo.quadratic_contours(np.eye(3), [1.0]), r"^contours are drawn for 2-D quadratics only$"),
+    ("contours of a singular H", lambda: normgeo.quadratic_contours([[1.0, 0.0], [0.0, 0.0]], [1.0]),
+     r"^H is not positive definite: its level sets are not ellipses$"),
+    ("contours of an indefinite H", lambda: normgeo.quadratic_contours([[1.0, 0.0], [0.0, -1.0]], [1.0]),
+     r"^H is not positive definite: its level sets are not ellipses$"),
+    ("batchnorm has no per-vector constraint", lambda: normgeo.constraints("batchnorm"),
+     r"^batchnorm normalizes across examples; it fixes no per-vector constraint$"),
+    ("no fixed length", lambda: normgeo.output_radius("batchnorm", 3), r"^batchnorm outputs have no fixed length$"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), [case[1:] for case in OTHER_REFUSALS], ids=[c[0] for c in OTHER_REFUSALS])
+def test_other_refusals_say_exactly_what_is_wrong(call, message):
+    with pytest.raises(NormGeoError) as error:
+        call()
+    assert re.search(message, str(error.value)), str(error.value)

@@ -255,3 +255,13 @@ def test_scaled_outputs_defaults_and_refusals():
     np.testing.assert_array_equal(result.pre_activations, explicit.pre_activations)
     with pytest.raises(ValueError, match="^factors: every c must be positive$"):
         scaled_outputs(factors=(1.0, 0.0))
+
+
+def test_the_centring_sweep_inputs_are_the_ratio_times_ones_plus_one_seeded_direction():
+    from normgeo import project_to_zero_mean_hyperplane
+
+    sweep = centring_angle_sweep(ratios=[-1.0, 0.0, 2.0], n=5, seed=4)
+    direction = project_to_zero_mean_hyperplane(np.random.default_rng(4).normal(size=5))
+    direction /= direction.std()
+    np.testing.assert_allclose(sweep.inputs, np.array([-1.0, 0.0, 2.0])[:, None] + direction, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(centring_angle_sweep().inputs, centring_angle_sweep(seed=0).inputs)
