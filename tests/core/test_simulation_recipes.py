@@ -265,3 +265,33 @@ def test_the_centring_sweep_inputs_are_the_ratio_times_ones_plus_one_seeded_dire
     direction /= direction.std()
     np.testing.assert_allclose(sweep.inputs, np.array([-1.0, 0.0, 2.0])[:, None] + direction, rtol=1e-12, atol=1e-15)
     np.testing.assert_array_equal(centring_angle_sweep().inputs, centring_angle_sweep(seed=0).inputs)
+
+
+def test_a_weight_decay_run_is_sgd_from_the_stated_start_with_torchs_gradient():
+    """W₀ = rng(seed + 1) normal rescaled to ‖W₀‖ = initial_norm; W ← W − η(∇L + λW) with ∇L from
+    torch.autograd on the loss ½·mean‖LN(Wx) − y‖² … compared through the recorded norms."""
+    from normgeo import weight_decay_run
+    from normgeo.scale_invariance import linear_layer_norm_loss, teacher_problem
+
+    run = weight_decay_run(steps=5, learning_rate=0.3, weight_decay=0.1, initial_norm=4.0, seed=2)
+    assert run.weight_norms.shape == (6,) and run.losses.shape == (6,)
+    assert run.weight_norms[0] == pytest.approx(4.0, rel=1e-15)
+    assert run.learning_rate == 0.3 and run.weight_decay == 0.1
+    np.testing.assert_allclose(run.effective_steps, 0.3 / run.weight_norms**2, rtol=1e-15)
+    x, target = teacher_problem(seed=2)
+    w = np.random.default_rng(3).normal(size=(target.shape[1], x.shape[1]))
+    w *= 4.0 / np.linalg.norm(w)
+    for k in range(6):
+        loss, _ = linear_layer_norm_loss(w, x, target)
+        assert run.weight_norms[k] == pytest.approx(np.linalg.norm(w), rel=1e-12)
+        assert run.losses[k] == pytest.approx(loss, rel=1e-12)
+        weights = torch.tensor(w, dtype=torch.float64, requires_grad=True)
+        out = F.layer_norm(t(x) @ weights.T, (target.shape[1],), eps=0.0)
+        torch_loss = ((out - t(target)) ** 2).sum(dim=1).mean() / 2
+        torch_loss.backward()
+        assert float(torch_loss.detach()) == pytest.approx(loss, rel=1e-12)
+        w = w - 0.3 * (weights.grad.numpy() + 0.1 * w)
+    default = weight_decay_run()
+    assert default.weight_norms.shape == (151,) and default.weight_norms[0] == pytest.approx(6.0)
+    assert default.learning_rate == 0.2 and default.weight_decay == 0.02
+    np.testing.assert_array_equal(default.losses, weight_decay_run(seed=0).losses)
