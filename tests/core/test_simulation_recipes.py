@@ -295,3 +295,97 @@ def test_a_weight_decay_run_is_sgd_from_the_stated_start_with_torchs_gradient():
     assert default.weight_norms.shape == (151,) and default.weight_norms[0] == pytest.approx(6.0)
     assert default.learning_rate == 0.2 and default.weight_decay == 0.02
     np.testing.assert_array_equal(default.losses, weight_decay_run(seed=0).losses)
+
+
+def test_a_norm_growth_run_is_minibatch_sgd_from_the_stated_start():
+    """256 noisy teacher examples; W₀ from rng(seed + 1) rescaled to initial_norm; minibatches
+    drawn without replacement by rng(seed + 2); each step's gradient, inner product and norm."""
+    from normgeo import norm_growth_run
+    from normgeo.scale_invariance import linear_layer_norm_loss, teacher_problem
+
+    run = norm_growth_run(steps=4, learning_rate=0.4, weight_decay=0.05, initial_norm=2.0, batch_size=8,
+                          noise=0.3, seed=1)
+    assert run.weight_norms.shape == (5,) and run.gradient_norms.shape == (4,) and run.inner_products.shape == (4,)
+    x, target = teacher_problem(batch=256, seed=1, noise=0.3)
+    assert x.shape == (256, 8)
+    w = np.random.default_rng(2).normal(size=(target.shape[1], x.shape[1]))
+    w *= 2.0 / np.linalg.norm(w)
+    batches = np.random.default_rng(3)
+    assert run.weight_norms[0] == pytest.approx(2.0, rel=1e-15)
+    for k in range(4):
+        rows = batches.choice(256, size=8, replace=False)
+        assert len(set(rows)) == 8
+        _, grad = linear_layer_norm_loss(w, x[rows], target[rows])
+        assert run.gradient_norms[k] == pytest.approx(np.linalg.norm(grad), rel=1e-12)
+        assert run.inner_products[k] == pytest.approx(np.sum(grad * w), abs=1e-12)
+        w = w - 0.4 * (grad + 0.05 * w)
+        assert run.weight_norms[k + 1] == pytest.approx(np.linalg.norm(w), rel=1e-12)
+    assert run.learning_rate == 0.4 and run.weight_decay == 0.05
+    default = norm_growth_run()
+    assert default.weight_norms.shape == (301,) and default.weight_norms[0] == pytest.approx(1.0)
+    explicit = norm_growth_run(steps=300, learning_rate=0.5, weight_decay=0.0, initial_norm=1.0, batch_size=16,
+                               noise=0.5, seed=0)
+    np.testing.assert_array_equal(default.weight_norms, explicit.weight_norms)
+    assert norm_growth_run(steps=1, batch_size=256).gradient_norms.shape == (1,)
+    with pytest.raises(InvalidParameterError, match=r"^batch_size must be ≤ 256, got 257$"):
+        norm_growth_run(steps=1, batch_size=257)
+
+
+def test_the_growth_summary_measures_cosines_and_growth_errors_of_a_made_up_run():
+    """A hand-made run: cosines |⟨∇, W⟩|/(‖∇‖‖W‖) = 0.5 and 0.25, and growth errors from the law."""
+    from normgeo import norm_growth_summary
+    from normgeo.scale_invariance import NormGrowthRun
+
+    run = NormGrowthRun(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0]), np.array([1.0, -2.0]), 0.5, 0.0)
+    summary = norm_growth_summary(run)
+    assert summary.largest_cosine == pytest.approx(0.5)  # 1/(2·1) and 2/(4·2)
+    predicted = np.array([1.0 + 0.25 * 4.0, 4.0 + 0.25 * 16.0])  # ‖W‖² + η²‖∇‖² at λ = 0
+    assert summary.largest_growth_error == pytest.approx(max(abs(4.0 - predicted[0]) / 4.0, abs(9.0 - predicted[1]) / 9.0))
+    np.testing.assert_allclose(summary.effective_steps, 0.5 / np.array([1.0, 4.0, 9.0]))
+
+
+def test_residual_stacks_are_seeded_with_the_stated_scales():
+    from normgeo import make_stack, prenorm_postnorm_study
+
+    stack = make_stack(depth=3, width=4, sublayer_scale=2.0, seed=5)
+    rng = np.random.default_rng(5)
+    np.testing.assert_allclose(stack.weights, rng.normal(scale=2.0 / 2.0, size=(3, 4, 4)), rtol=1e-15)
+    np.testing.assert_allclose(stack.readout, rng.normal(size=4) / 2.0, rtol=1e-15)
+    np.testing.assert_allclose(stack.start, rng.normal(size=4), rtol=1e-15)
+    default = make_stack()
+    assert default.weights.shape == (24, 16, 16)
+    np.testing.assert_array_equal(default.weights, make_stack(24, 16, 1.0, 0).weights)
+    study = prenorm_postnorm_study(depth=4, width=4, stacks=2, seed=3)
+    assert study.depth == 4 and study.stacks == 2 and study.pre.shape == (4,)
+    from normgeo.residual_stacks import block_gradient_norms
+    logs = [np.log(block_gradient_norms(make_stack(4, 4, 1.0, 3 + k), "pre")) for k in range(2)]
+    np.testing.assert_allclose(study.pre, np.exp(np.mean(logs, axis=0)), rtol=1e-12)
+    full = prenorm_postnorm_study()
+    assert full.depth == 24 and full.stacks == 8 and full.post.shape == (24,)
+    np.testing.assert_array_equal(full.pre, prenorm_postnorm_study(24, 16, 1.0, 8, 0).pre)
+
+
+def test_view_angles_at_the_edges():
+    from normgeo import view_angles
+    from normgeo.errors import ZeroVectorError
+
+    assert view_angles([-0.0, 0.0, 1.0]) == (0.0, 0.0)  # on the z axis θ is 0, whatever the zeros' signs
+    assert view_angles([-0.0, -0.0, -2.0]) == (pytest.approx(math.pi), 0.0)
+    assert view_angles([0.0, 3.0, 0.0]) == (pytest.approx(math.pi / 2), pytest.approx(math.pi / 2))
+    assert view_angles([-1.0, -0.0, 0.0])[1] == pytest.approx(math.pi)
+    phi, theta = view_angles([1e200, 1e200, 1e200])
+    assert phi == pytest.approx(math.acos(1 / math.sqrt(3)), rel=1e-12) and theta == pytest.approx(math.pi / 4)
+    with pytest.raises(ZeroVectorError, match="^the zero vector has no direction to look along$"):
+        view_angles([0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^direction must have shape \(3,\), got \(2,\)$"):
+        view_angles([1.0, 2.0])
+
+
+def test_on_sphere_tolerance_is_relative_to_radii_above_one():
+    from normgeo import on_sphere
+
+    assert bool(on_sphere([1.0, 0.0]))
+    assert bool(on_sphere([1.5, 0.0], 1.0, tol=0.5))  # exactly tol away: on it
+    assert bool(on_sphere([4.3, 0.0], 4.0, tol=0.1))  # 0.3 ≤ 0.1·4
+    assert not bool(on_sphere([1.15, 0.0], 1.0, tol=0.1))
+    assert not bool(on_sphere([0.7, 0.0], 0.4, tol=0.2))  # below radius 1 the tolerance is absolute: 0.3 > 0.2
