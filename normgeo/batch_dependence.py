@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from normgeo.normalize import batch_norm, layer_norm
-from normgeo.validation import as_dimension
+from normgeo.validation import as_dimension, as_positive_number
 
 __all__ = [
     "TwoBatches",
@@ -100,10 +100,13 @@ class BatchMeanSpread:
 
 def batch_mean_spread(batch_sizes=(2, 4, 8, 16, 32, 64, 128), trials: int = 2000, sigma: float = 1.0,
                       seed: int = 0) -> BatchMeanSpread:
-    """Draw ``trials`` batches of each size from N(0, σ²) and measure how much their means scatter."""
+    """Draw ``trials`` batches of each size from N(0, σ²) and measure how much their means scatter
+    (at least two trials: the spread of one mean is 0, whatever σ)."""
     rng = np.random.default_rng(seed)
     sizes = np.array([as_dimension(int(b), "batch size") for b in batch_sizes])
-    measured = np.array([rng.normal(scale=sigma, size=(as_dimension(trials, "trials"), b)).mean(axis=1).std() for b in sizes])
+    trials = as_dimension(trials, "trials", minimum=2)
+    sigma = as_positive_number(sigma, "sigma")
+    measured = np.array([rng.normal(scale=sigma, size=(trials, b)).mean(axis=1).std() for b in sizes])
     return BatchMeanSpread(sizes, measured, sigma / np.sqrt(sizes))
 
 

@@ -1,11 +1,16 @@
 """Subtitle cues as broadcasters set them: at most two lines of about 42 characters (16 for Chinese),
 each on screen long enough to read. A narrated step longer than one cue becomes several consecutive
-cues, split at sentence ends first, then at clause marks, then between words.
+cues, split at sentence ends first, then at clause marks, then between words. Lines and cues
+break only between words (Chinese words as jieba segments them) and never inside brackets, so a
+vector such as (3, 4) or (−0,92; −1,11) stays on one line; a punctuation mark never starts a line.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+
+import jieba
 
 __all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times", "line_width"]
 
@@ -15,7 +20,7 @@ LINE_LENGTH = {"en": 42, "ru": 42, "zh": 16}
 READING_SPEED = {"en": 19.0, "ru": 18.0, "zh": 7.5}
 
 # Latin and Cyrillic punctuation ends a unit only before a space (so 2.6 stays whole); Chinese ends it at once.
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])(?<!\bal\.)\s+|(?<=[。！？；：])")  # "Xiong et al. (2020)" stays whole
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；：])")
 _CLAUSE_END = re.compile(r"(?<=[,—])\s+|(?<=[，、])")
 
 
@@ -25,8 +30,11 @@ def reading_seconds(text: str, lang: str) -> float:
 
 
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-_ZH_TOKEN = re.compile(f"[{_CJK}]|[^{_CJK}\\s]+\\s*|\\s+")
 _CJK_CHAR = re.compile(f"[{_CJK}]")
+_CJK_RUN = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+_OPENING, _CLOSING = "([{（【《「『", ")]}）】》」』"
+_NO_LINE_START = "，。、；：！？,.;:!?" + _CLOSING
+jieba.setLogLevel(logging.WARNING)
 
 
 def line_width(text: str, lang: str) -> float:
@@ -37,27 +45,61 @@ def line_width(text: str, lang: str) -> float:
     return wide + (len(text) - wide) / 2
 
 
+def _depth_change(text: str) -> int:
+    return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
+
+
+def _keep_brackets_whole(words: list[str], joiner: str, lang: str) -> list[str]:
+    """Words inside brackets merged into one word with the bracket's own, where the whole fits on
+    one line (a longer parenthesis, a remark rather than a vector, breaks between its words)."""
+    groups: list[list[str]] = []
+    depth = 0
+    for word in words:
+        if depth > 0:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+        depth = max(0, depth + _depth_change(word))
+    merged = []
+    for group in groups:
+        whole = joiner.join(group)
+        fits = line_width(whole.strip(), lang) <= LINE_LENGTH[lang] and _depth_change(whole) == 0
+        merged += [whole] if fits else group
+    return merged
+
+
+def _chinese_words(text: str) -> list[str]:
+    """Chinese runs segmented by jieba, other runs (RMSNorm, √3, 1.732, x = …) split at spaces,
+    spaces and punctuation kept with the word before them: ``"".join(words) == text``."""
+    pieces = []
+    for run in _CJK_RUN.findall(text):
+        pieces += jieba.lcut(run) if _CJK_CHAR.match(run) else re.findall(r"\s+|\S+\s*", run)
+    words = []
+    for piece in pieces:
+        if words and (piece.isspace() or piece[0] in _NO_LINE_START):
+            words[-1] += piece
+        else:
+            words.append(piece)
+    return words
+
+
 def _words(text: str, lang: str) -> list[str]:
     if lang == "zh":
-        # Chinese breaks between any two characters, but a word of Latin letters, digits and
-        # symbols (RMSNorm, √3, 1.732) stays whole.
-        return _ZH_TOKEN.findall(text)
-    return text.split(" ")
+        return _keep_brackets_whole(_chinese_words(text), "", lang)
+    return _keep_brackets_whole(text.split(" "), " ", lang)
 
 
 def _join(pieces: list[str], lang: str) -> str:
     return ("" if lang == "zh" else " ").join(pieces).strip()
 
 
-def wrap_cue(text: str, lang: str, strict: bool = False) -> str:
+def wrap_cue(text: str, lang: str) -> str:
     """``text`` (at most two lines' worth) on one or two lines, broken near the middle between words.
 
     >>> wrap_cue("Take the vector x = (2.6, 0.4, 1.8).", "en")
     'Take the vector x = (2.6, 0.4, 1.8).'
     >>> wrap_cue("Subtracting mu times ones leaves the zero-mean part, which lies on the plane.", "en")
     'Subtracting mu times ones leaves the\\nzero-mean part, which lies on the plane.'
-    >>> wrap_cue("on the unit circle it becomes (3, 4) divided by 5, which is (0.6, 0.8).", "en")
-    'on the unit circle it becomes (3, 4)\\ndivided by 5, which is (0.6, 0.8).'
     """
     limit = LINE_LENGTH[lang]
     if line_width(text, lang) <= limit:
@@ -67,51 +109,32 @@ def wrap_cue(text: str, lang: str, strict: bool = False) -> str:
     for cut in range(1, len(words)):
         first, second = _join(words[:cut], lang), _join(words[cut:], lang)
         if line_width(first, lang) <= limit and line_width(second, lang) <= limit:
-            # Balanced lines, a break after punctuation rather than inside a phrase, never inside a
-            # bracket such as a vector (3, 4) if any other break fits.
+            # Balanced lines, and a break after punctuation rather than inside a phrase.
             score = abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",.;:—，。；：" else 0)
-            score += 2 * _AWKWARD if _open_brackets(first) else 0
-            score += _AWKWARD if second[:1] in _RELATIONS or first[-1:] in _RELATIONS else 0  # keep "ε = 0" whole
-            score += _AWKWARD if second[:1] in "，。；：、）！？" else 0  # no Chinese line starts with a stop
             if best is None or score < best[0]:
                 best = (score, first, second)
-    if best is None or strict and best[0] >= _AWKWARD:
-        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}" + (" cleanly" if best else ""))
+    if best is None:
+        raise ValueError(f"cannot wrap {text!r} into two lines of {limit}")
     return f"{best[1]}\n{best[2]}"
 
 
-_RELATIONS = set("=≈<>≤≥→⊙∩+−·×/")
-_AWKWARD = 500  # a break inside a bracket or beside a relation costs this much
-
-
-def _fits(text: str, lang: str, strict: bool = True) -> bool:
-    """``text`` fits one cue (two lines); ``strict``: without breaking inside a bracket or a relation."""
+def _fits(text: str, lang: str) -> bool:
     try:
-        wrap_cue(text, lang, strict)
+        wrap_cue(text, lang)
         return True
     except ValueError:
         return False
 
 
-def _open_brackets(text: str) -> int:
-    """How many brackets opened in ``text`` are still open at its end."""
-    return sum(text.count(o) - text.count(c) for o, c in ("()", "[]", "（）"))
-
-
 def _split_units(text: str, pattern: re.Pattern) -> list[str]:
-    """The pieces between the pattern's marks; a mark inside brackets (the comma of (3, 4)) does not cut.
-
-    >>> _split_units("so x = (3, 4) goes to (0.6, 0.8), which is on the circle", _CLAUSE_END)
-    ['so x = (3, 4) goes to (0.6, 0.8),', 'which is on the circle']
-    """
-    units: list[str] = []
-    for part in pattern.split(text):
-        if units and _open_brackets(units[-1]) > 0:
-            # the split ate the space after a Latin or Cyrillic mark; a Chinese mark had none
-            units[-1] += (" " if units[-1][-1:] in ".!?;:,—" else "") + part
-        elif part.strip():
-            units.append(part)
-    return [unit for unit in units if unit.strip()]
+    """``text`` split where ``pattern`` matches outside brackets."""
+    parts, start = [], 0
+    for match in pattern.finditer(text):
+        if match.end() > start and _depth_change(text[:match.start()]) <= 0:
+            parts.append(text[start:match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    return [part for part in parts if part.strip()]
 
 
 def split_into_cues(text: str, lang: str) -> list[str]:
@@ -138,19 +161,18 @@ def split_into_cues(text: str, lang: str) -> list[str]:
             if current:
                 cues.extend(split_into_cues(current, lang))
             return cues
-    # One long clause: the fewest cues of about equal length, cut between words (cleanly if possible).
+    # One long clause: the fewest cues of about equal length, cut between words.
     words = _words(text, lang)
-    for strict in (True, False):
-        for count in range(2, len(words) + 1):
-            target, cues, current = len(text) / count, [], []
-            for word in words:
-                if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
-                    cues.append(_join(current, lang))
-                    current = []
-                current.append(word)
-            cues.append(_join(current, lang))
-            if all(_fits(cue, lang, strict) for cue in cues):
-                return [wrap_cue(cue, lang) for cue in cues]
+    for count in range(2, len(words) + 1):
+        target, cues, current = len(text) / count, [], []
+        for word in words:
+            if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
+                cues.append(_join(current, lang))
+                current = []
+            current.append(word)
+        cues.append(_join(current, lang))
+        if all(_fits(cue, lang) for cue in cues):
+            return [wrap_cue(cue, lang) for cue in cues]
     raise ValueError(f"cannot split {text!r} into cues")
 
 

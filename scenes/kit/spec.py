@@ -24,7 +24,7 @@ from scenes.kit.languages import DEFAULT_LANGUAGE, LANGUAGES
 from scenes.kit.theme import DEFAULT_THEME, THEMES
 
 __all__ = ["SceneSpec", "SpecError", "Vector", "Vectors", "setting", "coerce", "type_description", "as_setting_text",
-           "check_vectors", "check_range", "did_you_mean",
+           "check_vectors", "check_range", "did_you_mean", "check_file_value",
            "scene_id_of_module"]
 
 Vector = tuple[float, ...]
@@ -33,6 +33,10 @@ Vectors = tuple[Vector, ...]
 
 class SpecError(ValueError):
     """A spec value is malformed or out of range; the message says which and why."""
+
+
+class _EmptyItem(SpecError):
+    """A list value with nothing between two separators ("3,4;;6,8", "3,,4")."""
 
 
 def setting(default, *, low: float | None = None, high: float | None = None, items: tuple[int, int] | None = None):
@@ -152,11 +156,15 @@ def _coerce_tuple(name: str, value, hint) -> tuple:
     if isinstance(value, str):
         text = value.strip()
         if nested:
-            rows = [row for row in re.split(r"[;|]", text) if row.strip()]
+            rows = [row.strip() for row in re.split(r"[;|]", text)]
         else:
-            rows = [part for part in re.split(r"[,\s]+", text.strip("()[] ")) if part]
-        if not rows:
+            inside = text.strip("()[] ")
+            rows = re.split(r"\s*,\s*|\s+", inside) if inside else [""]
+        if rows == [""]:
             raise SpecError(f"{name}: expected {type_description(hint)}, got an empty value")
+        if "" in rows:
+            raise _EmptyItem(f"{name}: an empty {'vector' if nested else 'number'} in {value!r}; "
+                             f"expected {type_description(hint)}")
         items = rows
     elif isinstance(value, (list, tuple)):
         items = list(value)
@@ -166,10 +174,31 @@ def _coerce_tuple(name: str, value, hint) -> tuple:
         items = [value]  # a bare value for a tuple field: groups = 2 means (2,)
     try:
         return tuple(coerce(name, item.strip("()[] ") if isinstance(item, str) else item, inner) for item in items)
+    except _EmptyItem:
+        raise _EmptyItem(f"{name}: an empty number in {value!r}; expected {type_description(hint)}") from None
     except SpecError as error:
         if "finite" in str(error):
             raise SpecError(f"{name}: every value must be a finite number, got {value!r}") from None
         raise _refuse(name, hint, value) from None
+
+
+def check_file_value(name: str, value, hint) -> None:
+    """A TOML value has the field's own type: text only where the field takes text, so that
+    ``radius = "2"`` or ``vectors = "2,1;-1,3"`` is refused (``--set`` text is parsed, a file's is not).
+
+    >>> check_file_value("radius", 2, float)
+    >>> check_file_value("radius", "2", float)
+    Traceback (most recent call last):
+    ...
+    scenes.kit.spec.SpecError: radius: expected a number, got the text '2' (write it without quotes)
+    """
+    takes_text = hint is str or (get_origin(hint) is Literal and any(isinstance(a, str) for a in get_args(hint)))
+    if isinstance(value, str) and not takes_text:
+        raise SpecError(f"{name}: expected {type_description(hint)}, got the text {value!r} (write it without quotes)")
+    if get_origin(hint) is tuple and isinstance(value, (list, tuple)):
+        inner = get_args(hint)[0]
+        for item in value:
+            check_file_value(name, item, inner)
 
 
 def as_setting_text(value) -> str:

@@ -32,12 +32,34 @@ def _vtt_time(moment: timedelta) -> str:
 
 
 def join_subtitles(parts: list[tuple[str, float]]) -> str:
-    """One SRT from (srt text, start offset in seconds) pairs, renumbered."""
-    cues = []
+    """One SRT from (srt text, start offset in seconds) pairs, renumbered, in time order. Times are
+    rounded to whole milliseconds (what SRT keeps) and each cue ends at the latest when the next
+    one starts, so that cues never overlap even where a part's last cue outlasts its video by a
+    fraction of a frame; a cue left with no time is dropped.
+
+    >>> print(join_subtitles([("1\\n00:00:00,000 --> 00:00:02,0004\\nA\\n", 0.0),
+    ...                       ("1\\n00:00:00,000 --> 00:00:01,000\\nB\\n", 1.9995)]).strip())
+    1
+    00:00:00,000 --> 00:00:02,000
+    A
+    <BLANKLINE>
+    2
+    00:00:02,000 --> 00:00:03,000
+    B
+    """
+    timed = []
     for text, offset in parts:
-        shift = timedelta(seconds=offset)
         for cue in srt.parse(text):
-            cues.append(srt.Subtitle(0, cue.start + shift, cue.end + shift, cue.content))
+            start = round((cue.start.total_seconds() + offset) * 1000)
+            end = round((cue.end.total_seconds() + offset) * 1000)
+            timed.append((start, end, cue.content))
+    timed.sort(key=lambda cue: cue[0])
+    cues = []
+    for index, (start, end, content) in enumerate(timed):
+        if index + 1 < len(timed):
+            end = min(end, timed[index + 1][0])
+        if end > start:
+            cues.append(srt.Subtitle(0, timedelta(milliseconds=start), timedelta(milliseconds=end), content))
     return srt.compose(cues, reindex=True)
 
 

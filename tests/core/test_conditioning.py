@@ -20,9 +20,14 @@ from normgeo import (
 
 
 def test_scales_one_and_ten_thousand_give_kappa_of_order_ten_to_the_eight():
-    """B4: features with scales 1 and 10⁴ give κ ≈ 10⁸ (within a factor 10)."""
+    """B4: features with scales 1 and 10⁴ (ρ = 0.9) give H = [[1, 9000], [9000, 10⁸]], whose
+    eigenvalues (a + d)/2 ± √(((a − d)/2)² + b²) give κ = 5.26315798…·10⁸ (to 1e-6: eigvalsh's
+    small eigenvalue ≈ 0.19 errs by up to ε·‖H‖ ≈ 2e-8)."""
     kappa = condition_number(least_squares_hessian(scaled_features(scales=(1.0, 1e4), correlation=0.9)))
-    assert 1e8 <= kappa < 1e9
+    half_sum, root = (1 + 1e8) / 2, np.hypot((1e8 - 1) / 2, 9000.0)
+    top = half_sum + root
+    assert kappa == pytest.approx(top / ((1e8 - 9000.0**2) / top), rel=1e-6)
+    assert kappa == pytest.approx(526_315_798, rel=1e-6)
 
 
 def test_standardized_features_have_kappa_in_the_tens():
@@ -107,10 +112,10 @@ def test_conditioning_demo_computes_the_scene_numbers():
     """Real κ ≈ 10⁸ before, 19 after; exact step counts differ by more than a million; the
     drawn problem has the κ asked for and its path starts where stated."""
     demo = conditioning_demo(drawn_kappa=60.0)
-    assert 1e8 <= demo.kappa_raw < 1e9 and demo.kappa_standardized == pytest.approx(19.0)
+    assert demo.kappa_raw == pytest.approx(526_315_798, rel=1e-6) and demo.kappa_standardized == pytest.approx(19.0)
     assert demo.steps_raw > 1e6 * demo.steps_standardized
     assert demo.drawn_before.kappa == pytest.approx(60.0)
-    assert demo.step_limit_raw == pytest.approx(2 / np.linalg.eigvalsh(least_squares_hessian(scaled_features()))[-1])
+    assert demo.step_limit_raw == pytest.approx(2 / ((1 + 1e8) / 2 + np.hypot((1e8 - 1) / 2, 9000.0)), rel=1e-12)
 
 
 def test_hessians_must_be_symmetric_up_to_rounding():

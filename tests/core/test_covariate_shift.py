@@ -7,8 +7,10 @@ from normgeo import VARIANTS, covariate_shift_study, train_mlp
 from normgeo.covariate_shift import _init_weights, _loss_and_grads, classification_data
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def study():
+    """Built for each test (not once per module): mutation testing links a function to the tests
+    that call it, and a module fixture would be linked to the first test alone."""
     return covariate_shift_study()
 
 

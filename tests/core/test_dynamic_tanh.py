@@ -69,8 +69,10 @@ def test_alpha_must_be_one_number():
         dynamic_tanh([1.0, 2.0], [1.0, 2.0])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def fit():
+    """Built for each test (not once per module): mutation testing links a function to the tests
+    that call it, and a module fixture would be linked to the first test alone."""
     return dynamic_tanh_fit()
 
 
@@ -117,3 +119,51 @@ def test_the_simulation_is_deterministic_for_a_seed(fit):
     again, other = dynamic_tanh_fit(), dynamic_tanh_fit(seed=1)
     assert np.array_equal(fit.inputs, again.inputs) and fit.alpha == again.alpha
     assert not np.array_equal(fit.inputs, other.inputs)
+
+
+def test_the_fitted_alpha_is_the_best_on_a_fine_grid_and_the_line_is_numpys(fit):
+    """Brute force: on 4001 log-spaced α over the searched range [10⁻³, 10], none gives a
+    smaller RMS residual (with its own best γ, β by polyfit) than the fitted α, beyond rounding;
+    the straight line is numpy's least-squares line."""
+    xs, ys = fit.inputs.ravel(), fit.outputs.ravel()
+
+    def best_rms(alpha):
+        features = np.tanh(alpha * xs)
+        g, b = np.polyfit(features, ys, 1)
+        return float(np.sqrt(np.mean((g * features + b - ys) ** 2)))
+
+    grid = np.geomspace(1e-3, 10.0, 4001)
+    assert fit.residual <= min(best_rms(a) for a in grid) + 1e-12
+    assert 1e-3 <= fit.alpha <= 10.0
+    slope, intercept = np.polyfit(xs, ys, 1)
+    assert math.isclose(fit.line_slope, slope, rel_tol=1e-9) and math.isclose(fit.line_intercept, intercept,
+                                                                               rel_tol=1e-9, abs_tol=1e-12)
+    assert np.allclose(fit.fitted(xs), fit.weight * np.tanh(fit.alpha * xs) + fit.bias, rtol=1e-15)
+
+
+def test_the_simulation_is_the_one_its_docstring_describes():
+    """Token means m_t ~ N(0, 0.3²), channels N(m_t, 1); ``massive_channels`` distinct channels
+    get ±M_t·U(0.5, 1) with M_t geometric from 1 to ``largest_massive``: rebuilt here from the
+    seeded generator in the documented order of draws."""
+    tokens, channels, massive, largest, seed = 7, 10, 3, 40.0, 5
+    fit = dynamic_tanh_fit(tokens, channels, massive, largest, seed)
+    rng = np.random.default_rng(seed)
+    means = rng.normal(0.0, 0.3, size=(tokens, 1))
+    expected = rng.normal(means, 1.0, size=(tokens, channels))
+    which = rng.choice(channels, size=massive, replace=False)
+    assert len(set(which)) == massive
+    sizes = np.array([largest ** (t / (tokens - 1)) for t in range(tokens)])[:, None]
+    signs = rng.choice([-1.0, 1.0], size=(tokens, massive))
+    expected[:, which] += sizes * signs * rng.uniform(0.5, 1.0, size=(tokens, massive))
+    np.testing.assert_allclose(fit.inputs, expected, rtol=1e-12)
+    assert fit.inputs.shape == (tokens, channels)
+    plain = dynamic_tanh_fit(tokens, channels, 0, largest, seed)
+    rng = np.random.default_rng(seed)
+    np.testing.assert_allclose(plain.inputs, rng.normal(rng.normal(0.0, 0.3, size=(tokens, 1)), 1.0,
+                                                        size=(tokens, channels)), rtol=1e-12)
+    # A largest size below 1 is raised to 1: every massive entry is then within ±1 of plain noise.
+    small = dynamic_tanh_fit(tokens, channels, massive, 0.5, seed)
+    rng = np.random.default_rng(seed)
+    base = rng.normal(rng.normal(0.0, 0.3, size=(tokens, 1)), 1.0, size=(tokens, channels))
+    assert np.all(np.abs(small.inputs - base) <= 1.0 + 1e-12)
+    assert np.any(np.abs(small.inputs - base) >= 0.5)

@@ -1,0 +1,182 @@
+"""Mutation testing of the core (``normgeo/``) and the kit (``scenes/kit/``) with mutmut 3.
+
+    .venv/bin/python bench/mutation.py                 # both folders (about an hour on one core)
+    .venv/bin/python bench/mutation.py --only normgeo  # one folder
+    .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
+    .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (with the current tests)
+    .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
+
+Too slow for CI, so it is a benchmark-like command of its own. It copies the tree into
+``renders/mutation/`` (git-ignored; the working tree is never touched), writes a pyproject there
+whose pytest options drop ``-n auto`` (xdist workers would run the tests outside mutmut's process,
+where it cannot see which tests reach which function), runs ``mutmut run`` niced with one child,
+and prints per folder: mutants, killed, equivalent (listed with a one-line reason each in
+``bench/mutation_equivalent.toml``), the score = killed / (all − equivalent) and every surviving
+mutant's name. The tests run are the core's and the kit's own (``tests/core``, ``tests/toolkit``,
+``tests/render/test_subtitle_times.py``) and the doctests of both folders.
+
+Why mutmut and not cosmic-ray: mutmut 3 imports the suite once, measures which tests reach each
+function, then forks per mutant and runs only those tests, so a mutant costs tens of milliseconds;
+cosmic-ray rewrites the file on disk and starts a fresh test command per mutant (a new interpreter
+importing numpy and Manim, about 2 s each), which for a few thousand mutants on a shared 2-core
+machine is hours. mutmut also works on its own copy (``mutants/``), never on the sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+STAGE = ROOT / "renders" / "mutation"
+EQUIVALENT = ROOT / "bench" / "mutation_equivalent.toml"
+FOLDERS = {"normgeo": "normgeo", "kit": "scenes/kit"}
+TESTS = ["tests/core", "tests/toolkit", "normgeo", "scenes/kit"]
+TARGET = 0.90
+
+
+def stage(only: list[str]) -> None:
+    """A copy of the sources and tests in STAGE with a pyproject fit for mutmut."""
+    shutil.rmtree(STAGE, ignore_errors=True)
+    STAGE.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules")
+    for name in ("normgeo", "scenes", "tests"):
+        shutil.copytree(ROOT / name, STAGE / name, ignore=ignore)
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = re.sub(r'^addopts = .*$', 'addopts = "--doctest-modules -p no:cacheprovider -p no:xdist"', text,
+                  flags=re.M)
+    text = re.sub(r'^testpaths = .*$', 'testpaths = ["tests/core"]', text, flags=re.M)
+    mutate = [f'"{FOLDERS[f]}/*"' for f in only]
+    text += ("\n[tool.mutmut]\n"
+             'source_paths = ["normgeo", "scenes"]\n'
+             f"only_mutate = [{', '.join(mutate)}]\n"
+             f"pytest_add_cli_args_test_selection = {json.dumps(TESTS)}\n"
+             'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:randomly"]\n'
+             "use_git_change_detection = false\n")
+    (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
+
+
+def sync_tests() -> None:
+    """The working tree's tests copied over the staged ones (for ``--rerun``)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for target in (STAGE / "tests", STAGE / "mutants" / "tests"):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(ROOT / "tests", target, ignore=ignore)
+
+
+def run_mutmut(max_children: int, names: list[str] | None = None) -> int:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["HYPOTHESIS_PROFILE"] = "dev"
+    mutmut = Path(sys.executable).with_name("mutmut")
+    command = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(max_children), *(names or [])]
+    return subprocess.run(command, cwd=STAGE, env=env).returncode
+
+
+def results() -> dict[str, str]:
+    """{mutant name: status} from the last run (mutmut's ``results --all true``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    mutmut = Path(sys.executable).with_name("mutmut")
+    out = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=STAGE, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and name:
+            found[name] = status.strip()
+    return found
+
+
+def folder_of(mutant: str) -> str | None:
+    module = mutant.split(".x")[0].split(".x_")[0]
+    for key, folder in FOLDERS.items():
+        if module.startswith(folder.replace("/", ".") + "."):
+            return key
+    return None
+
+
+def equivalent() -> dict[str, str]:
+    if not EQUIVALENT.exists():
+        return {}
+    data = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))
+    return {name: reason for name, reason in data.get("equivalent", {}).items()}
+
+
+def report(only: list[str]) -> bool:
+    statuses = results()
+    same = equivalent()
+    by_folder: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for name, status in statuses.items():
+        folder = folder_of(name)
+        if folder in only:
+            by_folder[folder][status].append(name)
+    print(f"mutation testing, {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, "
+          f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), mutmut, one child")
+    ok = True
+    for folder in only:
+        groups = by_folder[folder]
+        total = sum(len(v) for v in groups.values())
+        killed = len(groups.get("killed", [])) + len(groups.get("timeout", []))
+        surviving = sorted(groups.get("survived", []) + groups.get("no tests", []))
+        marked = [name for name in surviving if name in same]
+        alive = [name for name in surviving if name not in same]
+        other = {k: len(v) for k, v in groups.items() if k not in {"killed", "timeout", "survived", "no tests"}}
+        counted = total - len(marked) - sum(other.values())
+        score = killed / counted if counted else 1.0
+        ok &= score >= TARGET
+        print(f"\n{FOLDERS[folder]}/: {total} mutants, {killed} killed, {len(marked)} equivalent, "
+              f"{len(alive)} surviving{', other: ' + str(other) if other else ''}; "
+              f"score {score:.1%} of non-equivalent ({'meets' if score >= TARGET else 'below'} {TARGET:.0%})")
+        for name in alive:
+            print(f"  survived: {name}")
+    stale = sorted(set(same) - set(statuses))
+    if stale:
+        print(f"\n{len(stale)} names in {EQUIVALENT.name} match no mutant any more: {', '.join(stale[:10])}")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=sorted(FOLDERS), action="append", help="one folder (repeatable)")
+    parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1)")
+    parser.add_argument("--report", action="store_true", help="print the last run's score only")
+    parser.add_argument("--resume", action="store_true",
+                        help="copy the current tests into the last run and go on with the mutants it has not tested")
+    parser.add_argument("--rerun", action="store_true",
+                        help="copy the current tests into the last run and test again only its surviving mutants")
+    args = parser.parse_args()
+    only = args.only or sorted(FOLDERS)
+    if args.resume:
+        sync_tests()
+        code = run_mutmut(args.max_children)
+        if code not in (0, 1):
+            print(f"mutmut failed with exit status {code}", file=sys.stderr)
+            return 2
+    elif args.rerun:
+        names = [name for name, status in results().items()
+                 if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()]
+        sync_tests()
+        code = run_mutmut(args.max_children, names) if names else 0
+        if code not in (0, 1):
+            print(f"mutmut failed with exit status {code}", file=sys.stderr)
+            return 2
+    elif not args.report:
+        stage(only)
+        code = run_mutmut(args.max_children)
+        if code not in (0, 1):
+            print(f"mutmut failed with exit status {code}", file=sys.stderr)
+            return 2
+    return 0 if report(only) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""Subtitle cues: split by length, wrapped per language's line width, timed by length and reading
+speed, broken only between words (never inside brackets, never before a punctuation mark).
+
+Expected values are written out by hand from the rules (42 characters a line in English and
+Russian, 16 in Chinese where Latin letters, digits and spaces count half; 19, 18 and 7.5
+characters a second), not recomputed with the module's own functions."""
+
+import re
+
+import pytest
+
+from scenes.kit.captions import LINE_LENGTH, READING_SPEED, cue_times, line_width, reading_seconds, split_into_cues, wrap_cue
+from scenes.kit.registry import SCENES
+from scenes.kit.text import fill, placeholders, text_file
+
+OPENING, CLOSING = "([（【", ")]）】"
+
+
+def lines_of(cues):
+    return [line for cue in cues for line in cue.split("\n")]
+
+
+def balanced(line: str) -> bool:
+    depth = 0
+    for char in line:
+        depth += (char in OPENING) - (char in CLOSING)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_line_lengths_and_reading_speeds_are_the_broadcast_figures():
+    assert LINE_LENGTH == {"en": 42, "ru": 42, "zh": 16}
+    assert READING_SPEED == {"en": 19.0, "ru": 18.0, "zh": 7.5}
+
+
+@pytest.mark.parametrize(("text", "lang", "width"), [
+    ("RMSNorm", "en", 7), ("RMSNorm", "zh", 3.5), ("向量", "zh", 2), ("向量 x", "zh", 3), ("вектор", "ru", 6),
+    ("向量（3，4）", "zh", 6)])
+def test_line_width_counts_latin_as_half_only_in_chinese(text, lang, width):
+    assert line_width(text, lang) == width
+
+
+@pytest.mark.parametrize(("text", "lang", "seconds"), [
+    ("a" * 38, "en", 2.0), ("a" * 9, "en", 1.0), ("б" * 36, "ru", 2.0), ("向" * 15, "zh", 2.0),
+    ("ab\ncd" * 19, "en", 4.0)])
+def test_reading_time_is_length_over_speed_and_at_least_one_second(text, lang, seconds):
+    """38 characters at 19/s = 2 s; 9 characters would be 0.47 s, held for 1 s; line breaks do not count."""
+    assert reading_seconds(text, lang) == pytest.approx(seconds, abs=1e-12)
+
+
+def test_a_short_line_is_one_cue_on_one_line():
+    assert split_into_cues("The length changes.", "en") == ["The length changes."]
+    assert wrap_cue("x" * 42, "en") == "x" * 42
+
+
+def test_a_long_line_is_wrapped_into_two_balanced_lines_at_most_42_wide():
+    text = "Subtracting the mean leaves a vector whose entries sum to zero exactly."  # 71 characters
+    cue = wrap_cue(text, "en")
+    first, second = cue.split("\n")
+    assert f"{first} {second}" == text
+    assert max(len(first), len(second)) <= 42
+    # Every other break point between words makes the two lines less even.
+    assert abs(len(first) - len(second)) == min(abs(len(text[:i]) - len(text[i + 1:]))
+                                                for i, c in enumerate(text) if c == " ")
+
+
+def test_wrap_prefers_a_break_after_punctuation():
+    cue = wrap_cue("Take the longest vector of all, and look at its direction now.", "en")
+    assert cue == "Take the longest vector of all,\nand look at its direction now."
+
+
+def test_a_line_that_cannot_fit_two_lines_is_refused():
+    with pytest.raises(ValueError, match="cannot wrap"):
+        wrap_cue("a" * 50, "en")
+
+
+def test_sentences_become_separate_cues_before_clauses_are_cut():
+    text = ("The sphere of radius R holds every vector of length R and nothing else at all. "
+            "The hyperplane holds every vector whose mean is zero, through the origin.")
+    cues = split_into_cues(text, "en")
+    assert [c.replace("\n", " ") for c in cues] == [
+        "The sphere of radius R holds every vector of length R and nothing else at all.",
+        "The hyperplane holds every vector whose mean is zero, through the origin."]
+    assert all(len(line) <= 42 for line in lines_of(cues))
+
+
+def test_one_long_clause_is_cut_into_about_equal_cues_between_words():
+    text = " ".join(["word"] * 40)  # 199 characters, no punctuation: three cues of at most 84
+    cues = split_into_cues(text, "en")
+    assert " ".join(c.replace("\n", " ") for c in cues) == text
+    assert len(cues) == 3
+    assert all(len(line) <= 42 for line in lines_of(cues))
+
+
+@pytest.mark.parametrize(("text", "lang", "whole"), [
+    ("Now take the first of these vectors, which is x = (3, 4), and scale it by two, three and four.", "en",
+     "(3, 4)"),
+    ("Берём вектор (−0,92; −1,11) и проецируем его на окружность радиуса два, направление не меняется.", "ru",
+     "(−0,92; −1,11)"),
+    ("Take the vector x = (2.6, 0.4, 1.8, −3.2, 0.7, 1.1), subtract its mean and divide by the spread.", "en",
+     "(2.6, 0.4, 1.8, −3.2, 0.7, 1.1)"),
+])
+def test_a_vector_is_never_broken_across_lines_or_cues(text, lang, whole):
+    """Issue 25: subtitles broke "(3," / "4)"; a clause mark inside brackets is not a clause end."""
+    cues = split_into_cues(text, lang)
+    assert any(whole in line for line in lines_of(cues)), cues
+    assert all(balanced(line) for line in lines_of(cues)), cues
+    assert all(line_width(line, lang) <= LINE_LENGTH[lang] for line in lines_of(cues))
+
+
+def test_chinese_breaks_between_words_not_inside_them():
+    """Issue 25: "向" / "量" was split across two lines; jieba's words stay whole."""
+    text = "从原点朝每一个长短不一的向量画一条射线，归一化把向量沿射线移到半径为二的圆上"
+    cues = split_into_cues(text, "zh")
+    joined = "".join(c.replace("\n", "") for c in cues)
+    assert joined == text
+    for word in ("向量", "射线", "归一化", "原点"):
+        for line in lines_of(cues):
+            assert not (line.endswith(word[0]) and not line.endswith(word)), (word, cues)
+    assert all(line_width(line, "zh") <= 16 for line in lines_of(cues))
+    assert not any(line[0] in "，。、；：" for line in lines_of(cues))
+
+
+def test_chinese_keeps_latin_words_and_vectors_whole():
+    text = "这里 RMSNorm 把向量 (3, 4) 投影到半径为 2 的圆上，LayerNorm 先减去均值再投影到球面上"
+    lines = lines_of(split_into_cues(text, "zh"))
+    assert any("(3, 4)" in line for line in lines) and all(balanced(line) for line in lines)
+    assert any("RMSNorm" in line for line in lines) and any("LayerNorm" in line for line in lines)
+
+
+def test_cue_times_share_the_duration_in_proportion_to_length_and_touch_end_to_start():
+    """Cues of 10, 30 and 60 characters over 10 s from t = 5: 1 s, 3 s and 6 s, back to back."""
+    times = cue_times(["a" * 10, "b" * 15 + "\n" + "c" * 15, "d" * 60], 5.0, 10.0)
+    assert times == [pytest.approx((5.0, 6.0)), pytest.approx((6.0, 9.0)), pytest.approx((9.0, 15.0))]
+    assert times[0][1] == times[1][0] and times[1][1] == times[2][0]
+
+
+def test_cue_times_of_an_empty_cue_still_take_time():
+    """An empty cue counts as one character: "" and "xyz" share 2 s as 1 : 3."""
+    (a, b), (c, d) = cue_times(["", "xyz"], 0.0, 2.0)
+    assert (a, b, c, d) == (0.0, 0.5, 0.5, 2.0)
+
+
+def narrations():
+    for scene in SCENES:
+        texts = text_file(scene.source_file.with_suffix(".toml"))
+        for step in texts.steps():
+            for lang in ("en", "zh", "ru"):
+                template = texts.template(f"say.{step}", lang)
+                values = {name: "(−0,92; −1,11)" if lang == "ru" else "(3, 4)" for name in placeholders(template)}
+                try:
+                    yield scene.id, step, lang, fill(template, lang, values)
+                except (ValueError, KeyError):
+                    yield scene.id, step, lang, fill(template, lang, dict.fromkeys(placeholders(template), 2))
+
+
+def test_every_narrated_line_of_every_scene_splits_into_fitting_cues_with_brackets_whole():
+    """Every say.* line (a vector where it has a placeholder) in three languages: lines within the
+    language's width, at most two a cue, every bracketed group that fits on a line (a vector) whole
+    on one line, no line starting with punctuation, and nothing lost or added."""
+    count = 0
+    for scene_id, step, lang, line in narrations():
+        cues = split_into_cues(line, lang)
+        count += 1
+        assert all(cue.count("\n") <= 1 for cue in cues), (scene_id, step, lang, cues)
+        lines = lines_of(cues)
+        joiner = "" if lang == "zh" else " "
+        assert re.sub(r"\s+", "", joiner.join(lines)) == re.sub(r"\s+", "", line), (scene_id, step, lang)
+        for cue_line in lines:
+            where = (scene_id, step, lang, cue_line)
+            assert line_width(cue_line, lang) <= LINE_LENGTH[lang], where
+            assert not re.match(r"[，。、；：,.;:!?）)]", cue_line), where
+        for group in re.findall(r"\([^()]*\)|（[^（）]*）", line if lang == "zh" else " ".join(line.split())):
+            if line_width(group, lang) <= LINE_LENGTH[lang] - 2:  # room for the punctuation after it
+                assert any(group in cue_line for cue_line in lines), (scene_id, step, lang, group, lines)
+    assert count > 100
