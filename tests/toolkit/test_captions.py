@@ -145,9 +145,11 @@ def test_cue_times_of_an_empty_cue_still_take_time():
 def narrations():
     for scene in SCENES:
         texts = text_file(scene.source_file.with_suffix(".toml"))
-        for step in texts.steps():
+        # every narrated message, a claim's every variant (flattened as say.<step>[<outcome>]) included
+        for key in (key for key in texts.messages if key.startswith("say.")):
+            step = key.removeprefix("say.")
             for lang in ("en", "zh", "ru"):
-                template = texts.template(f"say.{step}", lang)
+                template = texts.messages[key][lang]
                 values = {name: "(−0,92; −1,11)" if lang == "ru" else "(3, 4)" for name in placeholders(template)}
                 try:
                     yield scene.id, step, lang, fill(template, lang, values)
