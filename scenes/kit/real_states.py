@@ -245,13 +245,17 @@ class RealStatesScene(NormGeoThreeDScene):
         dimension = profile.dimension
         kind = "layernorm" if self.centred else "rmsnorm"
         values = {"ratio": self.fmt.number(dimension.ratio, 1), "bound": dimension.rank_bound,
-                  "tokens": dimension.tokens, "free": degrees_of_freedom(kind, profile.n), "n": profile.n}
+                  "tokens": dimension.tokens, "free": degrees_of_freedom(kind, profile.n), "n": profile.n,
+                  "index": study.view_index}
         self.dimension_text = self.text("readout.dimension", font_size=SMALL_SIZE, **values)
         fit_width(self.dimension_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2,
                                                   aligned_edge=LEFT)
         self.fix_in_frame(self.dimension_text)
         self.stack_top = self.dimension_text
-        self.say("dimension", FadeIn(self.dimension_text), run_time=1.0, hold=2.5, **values)
+        # "one sentence cannot tell" only while the tokens span fewer directions than are free
+        bounded = "bounded" if dimension.rank_bound < values["free"] else "open"
+        self.say("dimension", FadeIn(self.dimension_text), run_time=1.0, hold=2.5,
+                 lead=self.words(f"lead.dimension-{bounded}", **values), **values)
 
     def show_gamma(self) -> None:
         """γ stretches the sphere into an ellipsoid: its longest and shortest semi-axes."""
