@@ -82,7 +82,7 @@ class RealStatesRmsnorm(RealStatesScene):
         self.fix_in_frame(self.plot)
         trend = summary.norm_trend
         self.drift_values = {"first": self.fmt.number(trend.first, 1), "last": self.fmt.number(trend.last, 0),
-                             "ratio": self.fmt.number(trend.ratio, 0), "rises": trend.rises, "steps": trend.steps}
+                             "ratio": self.ratio_text(trend.ratio), "rises": trend.rises, "steps": trend.steps}
         self.drift_text = self.text(f"readout.drift-{'grows' if trend.grows else 'not'}", font_size=SMALL_SIZE,
                                     **self.drift_values)
         fit_width(self.drift_text, COLUMN).next_to(self.about, DOWN, buff=0.5).to_edge(LEFT, buff=EDGE)
@@ -92,6 +92,10 @@ class RealStatesRmsnorm(RealStatesScene):
                  FadeIn(self.drift_text), run_time=2.0, hold=1.5,
                  lead=self.words(f"lead.drift-{'grows' if trend.grows else 'not'}", **self.drift_values),
                  **self.drift_values)
+
+    def ratio_text(self, ratio: float) -> str:
+        """A ratio with 1 decimal below 10 (so 1.3 is not said as "1 times"), whole above."""
+        return self.fmt.number(ratio, 0 if ratio >= 10 else 1)
 
     def mark_massive(self) -> None:
         """The largest token norm per call: the massive tokens, if the file has any."""
@@ -103,7 +107,7 @@ class RealStatesRmsnorm(RealStatesScene):
             "token": token_label(self.token_text(token)), "position": token + 1, "call": where,
             "norm": self.fmt.number(float(profile.norms[token]), 0),
             "median": self.fmt.number(profile.massive.median, 0),
-            "ratio": self.fmt.number(float(summary.largest_ratios[where]), 0),
+            "ratio": self.ratio_text(float(summary.largest_ratios[where])),
             "count": int(np.sum(summary.massive_counts > 0)), "calls": len(study.layers),
             "factor": self.fmt.number(self.spec.factor, 1),
         }

@@ -195,8 +195,14 @@ class RealStatesScene(NormGeoThreeDScene):
         self.say("view", Create(self.axes3d), Create(self.token_arrows), FadeIn(self.key), FadeIn(self.view_note),
                  run_time=1.5, hold=1.5, lead=self.words(f"lead.{clipped}", **values), **values)
         landed = self.arrows(self.axes3d, study.after, self.layer_color)
+        key_after = legend([(self.layer_color, self.words("legend.after", **values)),
+                            (colors.sphere, self.words("legend.sphere", **values))],
+                           self.spec.lang, colors.text, SMALL_SIZE)
+        key_after.next_to(self.about, DOWN, buff=0.3).to_edge(RIGHT, buff=EDGE)
+        self.renderer.camera.add_fixed_in_frame_mobjects(key_after)  # fixed, but on screen only once it replaces the key
         self.say("land", Create(self.sphere), ReplacementTransform(self.token_arrows, landed),
-                 run_time=2.0, hold=1.0, **values)
+                 ReplacementTransform(self.key, key_after), run_time=2.0, hold=1.0, **values)
+        self.key = key_after  # the legend names what is drawn now: the tokens after the norm, before γ
         inside = float(profile.radii.min()) < 0.99 * float(np.sqrt(profile.n))  # 1 %: visible in the close-up
         close = make_space_axes(CLOSE_UP * radius, 2 * GEOMETRY_RADIUS, colors)
         self.close_sphere = wire_sphere(close, radius, colors.sphere, opacity=0.45)
@@ -245,13 +251,17 @@ class RealStatesScene(NormGeoThreeDScene):
         dimension = profile.dimension
         kind = "layernorm" if self.centred else "rmsnorm"
         values = {"ratio": self.fmt.number(dimension.ratio, 1), "bound": dimension.rank_bound,
-                  "tokens": dimension.tokens, "free": degrees_of_freedom(kind, profile.n), "n": profile.n}
+                  "tokens": dimension.tokens, "free": degrees_of_freedom(kind, profile.n), "n": profile.n,
+                  "index": study.view_index}
         self.dimension_text = self.text("readout.dimension", font_size=SMALL_SIZE, **values)
         fit_width(self.dimension_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2,
                                                   aligned_edge=LEFT)
         self.fix_in_frame(self.dimension_text)
         self.stack_top = self.dimension_text
-        self.say("dimension", FadeIn(self.dimension_text), run_time=1.0, hold=2.5, **values)
+        # "one sentence cannot tell" only while the tokens span fewer directions than are free
+        bounded = "bounded" if dimension.rank_bound < values["free"] else "open"
+        self.say("dimension", FadeIn(self.dimension_text), run_time=1.0, hold=2.5,
+                 lead=self.words(f"lead.dimension-{bounded}", **values), **values)
 
     def show_gamma(self) -> None:
         """γ stretches the sphere into an ellipsoid: its longest and shortest semi-axes."""

@@ -72,8 +72,9 @@ def test_a_users_file_without_drift_or_massive_tokens(tmp_path, media_dir):
     scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(path), theme="light"), media_dir)
     assert_narrates_every_step(scene)
     said = dict(zip((s.key for s in scene.steps), scene.narration))
-    assert "does not grow" in said["drift"] and "No token is massive" in said["massive"]
-    assert "inside it" in said["zoom"] and "stores no outputs" in said["epsilon"]
+    assert "no net growth" in said["drift"] and "No token is massive" in said["massive"]
+    assert "not every token reaches the sphere" in said["zoom"] and "stores no outputs" in said["epsilon"]
+    assert "one sentence cannot tell" in said["dimension"]  # 6 tokens span at most 5 of the 7 free directions
     assert "my_model" in said["intro"] and '#"my_model"' in scene.about.typst_code
 
 
@@ -96,3 +97,16 @@ def test_a_bare_npy_of_inputs_renders_with_what_it_lacks_said(tmp_path, media_di
     assert said["gamma"] == scene.words("lead.gamma-none") and "stores no outputs" in said["epsilon"]
     assert "grows from" in said["drift"]  # norms 1, 4, 9 times a common scale
     assert np.allclose(np.linalg.norm(drawn_ends(scene), axis=1), np.sqrt(7), rtol=1e-9)  # ε = 0: exactly √n
+
+
+def test_more_tokens_than_free_directions_are_not_said_to_be_too_few(tmp_path, media_dir):
+    """12 tokens in n = 4: they can span all 3 free directions, so the scene does not say one sentence
+    cannot tell; a ratio under 10 is said with its decimal, not rounded to "1 times"."""
+    rng = np.random.default_rng(3)
+    layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(12, 4)) * (1.0 + 0.3 * i))
+                   for i in range(2))
+    path = write_states(tmp_path / "wide.safetensors", States("wide", "a b c", layers))
+    scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(path)), media_dir)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "cannot tell" not in said["dimension"] and "of at most 4 that 12 tokens can span" in said["dimension"]
+    assert scene.drift_values["ratio"] == NumberFormat("en").number(medians(layers)[1] / medians(layers)[0], 1)
