@@ -4,7 +4,7 @@
 
 e.g. ``voice/layernorm-2d/line.en.flac`` for the step ``say.line`` of ``layernorm-2d`` in English.
 Every step of every scene rendered must have exactly one; a missing or doubled one is refused before
-anything renders. Files are decoded by PyAV (FFmpeg); word times come from the recording's voiced
+anything renders, and so is one that does not decode. Files are decoded by PyAV (FFmpeg); word times come from the recording's voiced
 span split by characters.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from scenes.render.errors import InputError
 from scenes.render.voice.audio_file import read_audio
 from scenes.render.voice.choice import RECORDING_SUFFIXES, RecordingsFolder
-from scenes.render.voice.clip import Clip, voiced_span, words_by_characters
+from scenes.render.voice.clip import Clip, SpeechError, voiced_span, words_by_characters
 
 __all__ = ["recording_path", "check_recordings", "RecordingSpeaker"]
 
@@ -34,9 +34,14 @@ def recording_path(folder: Path, scene_id: str, step: str, lang: str) -> Path:
 
 
 def check_recordings(voice: RecordingsFolder, scene_id: str, steps: list[str], lang: str) -> None:
-    """Refuse a render whose scene has a step without exactly one recording."""
+    """Refuse a render whose scene has a step without exactly one recording, or one that does not
+    decode (each is decoded once, here, before anything renders)."""
     for step in steps:
-        recording_path(voice.folder, scene_id, step, lang)
+        path = recording_path(voice.folder, scene_id, step, lang)
+        try:
+            read_audio(path)
+        except SpeechError as error:
+            raise InputError(f"recordings:{voice.folder}: {error}") from None
 
 
 class RecordingSpeaker:
