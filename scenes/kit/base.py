@@ -14,7 +14,8 @@ caption's cues go to Manim once their end is known: when the next caption starts
 ends (frames round the scene's clock, so a cue may not end where it was planned).
 
 A narrated render hands the scene ``speech``, a callable giving the seconds a step's line takes to
-say (``speech(step, line)``): the step then lasts at least that plus :data:`SPEECH_PAUSE`. Only the
+say (``speech(step, line)``): the step then lasts at least that plus :data:`SPEECH_PAUSE` (less at
+most a frame, where Manim's frames round the clock). Only the
 hold after the animations stretches; animations keep their run times. ``spoken`` records when each
 step's speech starts. Without ``speech`` the scene is exactly the silent one.
 """

@@ -26,7 +26,7 @@ from pathlib import Path
 from scenes.render.errors import InputError
 
 __all__ = ["Voice", "NoVoice", "PiperVoiceFile", "FestivalVoice", "RecordingsFolder", "parse_voice", "check_language",
-           "bundled_piper_voice", "file_digest", "RECORDING_SUFFIXES"]
+           "bundled_piper_voice", "file_digest", "voice_fingerprint", "RECORDING_SUFFIXES"]
 
 RECORDING_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 _USAGE = "use none, en, ru, piper:PATH.onnx or recordings:DIR"
@@ -109,6 +109,19 @@ def check_language(voice: Voice, lang: str) -> None:
     if spoken is not None and spoken != lang:
         raise InputError(f"--voice {_shown(voice)} speaks {spoken}, not {lang} "
                          f"(a {lang} voice: {_voices_for(lang)})")
+
+
+def voice_fingerprint(text: str, scene_id: str, lang: str) -> str:
+    """What a narrated render of ``scene_id`` depends on in the voice ``text``: the voice's identity
+    (a Piper model by its SHA-256), and for recordings the SHA-256 of the scene's files in ``lang``."""
+    voice = parse_voice(text)
+    if not isinstance(voice, RecordingsFolder):
+        return voice.identity
+    digest = hashlib.sha256()
+    for path in sorted((voice.folder / scene_id).glob(f"*.{lang}.*")):
+        if path.suffix in RECORDING_SUFFIXES:
+            digest.update(path.name.encode() + b"\0" + file_digest(path).encode())
+    return f"{voice.identity}:{digest.hexdigest()}"
 
 
 def bundled_piper_voice() -> Path:

@@ -3,14 +3,13 @@ the speech cache when it is there (a recording is read each time: it is the user
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 
 from scenes.render.voice.cache import SpeechCache, default_cache_folder, speech_key
 from scenes.render.voice.choice import FestivalVoice, NoVoice, PiperVoiceFile, RecordingsFolder, Voice
 from scenes.render.voice.clip import Clip
-from scenes.render.voice.festival_speaker import FestivalSpeaker
 from scenes.render.voice.loudness import PEAK_CEILING_DBTP, TARGET_LUFS, normalize_loudness
-from scenes.render.voice.piper_speaker import PiperSpeaker
 from scenes.render.voice.recordings import RecordingSpeaker
 
 __all__ = ["Narrator"]
@@ -44,8 +43,9 @@ class Narrator:
 
     def close(self) -> None:
         """End the synthesizer's process, if one runs."""
-        if isinstance(self._speaker, PiperSpeaker):
-            self._speaker.close()
+        close = getattr(self._speaker, "close", None)
+        if close is not None:
+            close()
 
     def __enter__(self) -> Narrator:
         return self
@@ -59,10 +59,11 @@ class Narrator:
 
 
 def _speaker_for(voice: Voice, model_folder: Path):
+    # Piper (onnx, onnxruntime) loads only for a Piper voice: a silent or Festival render needs none of it
     if isinstance(voice, PiperVoiceFile):
-        return PiperSpeaker(voice, model_folder)
+        return import_module("scenes.render.voice.piper_speaker").PiperSpeaker(voice, model_folder)
     if isinstance(voice, FestivalVoice):
-        return FestivalSpeaker(voice)
+        return import_module("scenes.render.voice.festival_speaker").FestivalSpeaker(voice)
     if isinstance(voice, RecordingsFolder):
         return RecordingSpeaker(voice)
     raise TypeError(f"not a voice: {voice!r}")
