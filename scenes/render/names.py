@@ -61,5 +61,6 @@ def gif_name(scene_id: str, spec: SceneSpec, width: int, fmt: str = "gif", lossl
 
 
 def lecture_name(lang: str, theme: str, settings: RenderSettings, tag: str | None = None) -> str:
-    """``lecture/lecture.<lang>.<theme>[.<tag>].<quality>.mp4``."""
-    return f"lecture/lecture.{lang}.{theme}" + (f".{tag}" if tag else "") + f".{settings.quality_label}.mp4"
+    """``lecture/lecture.<lang>.<theme>[.<tag>][.voice-<voice>].<quality>.mp4``."""
+    return (f"lecture/lecture.{lang}.{theme}" + (f".{tag}" if tag else "") + voice_tag(settings.voice)
+            + f".{settings.quality_label}.mp4")

@@ -8,6 +8,13 @@ import json
 import av
 import pytest
 
+from scenes.kit.registry import entry
+from scenes.render.lecture import join_lecture
+from scenes.render.running.cache import input_hash
+from scenes.render.running.job import RenderJob
+from scenes.render.running.produce import render_job
+from scenes.render.settings import RenderSettings
+from scenes.render.specs import spec_class
 from tests.render.test_voice import ebur128
 from tests.render.test_voice_timing import _decoded_audio
 
@@ -62,3 +69,26 @@ def test_bad_voices_exit_two_before_rendering(run, tmp_path, voice, lang, says):
 def test_voice_with_split_is_refused(run, tmp_path):
     result = run("render", "layernorm-2d", "--voice", "en", "--split", "2", "--out", tmp_path / "out")
     assert result.exit_code == 2 and "--split is not supported yet" in result.output
+
+
+@pytest.mark.render
+def test_a_narrated_lecture_keeps_one_track_and_its_chapters(tmp_path, monkeypatch):
+    """Two narrated scenes joined as the lecture joins them: chapters, one AAC track as long as the
+    video, at −16 LUFS and ≤ −1 dBTP read back."""
+    monkeypatch.setenv("NORMGEO_SPEECH_CACHE", str(tmp_path / "speech"))
+    settings = RenderSettings("l", "mp4", voice="en")
+    jobs = [RenderJob(scene_id, spec_class(scene_id)(), settings, tmp_path / "out") for scene_id in
+            ("layernorm-2d", "radial-projection")]
+    for job in jobs:
+        assert render_job(job, input_hash(job)).status == "made"
+    lecture = join_lecture(jobs)
+    assert lecture.path.name == "lecture.en.dark.voice-en.480p15.mp4"
+    with av.open(str(lecture.path)) as container:
+        # (the MP4 muxer writes chapters as a text track too: a data stream)
+        assert [stream.type for stream in container.streams if stream.type != "data"] == ["video", "audio"]
+        assert [chapter["metadata"]["title"] for chapter in container.chapters()] == [
+            entry(job.scene_id).title("en").replace("$", "") for job in jobs]
+    samples, rate, codec = _decoded_audio(lecture.path)
+    assert codec == "aac" and abs(len(samples) / rate - lecture.duration) < 0.2
+    loudness, peak = ebur128(samples, rate)
+    assert abs(loudness + 16.0) <= 0.5 and peak <= -1.0, (loudness, peak)

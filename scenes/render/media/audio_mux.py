@@ -1,6 +1,6 @@
 """A sound track added to a rendered video by PyAV: the video's packets are copied as they are (not
-re-encoded), the track is encoded as AAC in MP4 and MOV, Opus in WebM, and the result is written
-under a hidden name and renamed into place."""
+re-encoded), its chapters kept, the track is encoded as AAC in MP4 and MOV, Opus in WebM, and the
+result is written under a hidden name and renamed into place."""
 
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ def add_sound_track(video: Path, samples: np.ndarray, rate: int, target: Path) -
                 packet.stream = copied
                 out.mux(packet)
             _encode(out, sound, samples, rate)
+            if source.chapters():  # a lecture keeps its chapters
+                out.set_chapters(source.chapters())
         os.replace(partial, target)
     except BaseException:
         Path(partial).unlink(missing_ok=True)
