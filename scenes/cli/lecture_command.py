@@ -7,10 +7,11 @@ import sys
 import click
 
 from scenes.cli.errors import reports_bad_input
-from scenes.cli.options import encoder_preset_option, render_options
+from scenes.cli.options import encoder_preset_option, render_options, voice_option
 from scenes.cli.rendering import render_and_report
 from scenes.kit.registry import LECTURE_ORDER
 from scenes.render.settings import RenderSettings
+from scenes.render.voice.checks import check_voice
 
 __all__ = ["lecture_command"]
 
@@ -18,12 +19,14 @@ __all__ = ["lecture_command"]
 @click.command("lecture")
 @render_options
 @encoder_preset_option
+@voice_option
 @reports_bad_input
-def lecture_command(encoder_preset, resolution, quality, **common) -> None:
+def lecture_command(encoder_preset, voice, resolution, quality, **common) -> None:
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
     scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
     (`--lang all --theme all`: six); then refresh the site (`normgeo site`)."""
-    settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset)
+    voice = check_voice(voice, list(LECTURE_ORDER), tuple(common["lang"]), common["split"])
+    settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset, voice)
     from scenes.render.lecture import join_lecture  # (loads the pipeline only when the command runs)
     from scenes.render.site.publish import publish_site
 

@@ -13,7 +13,7 @@ from scenes.kit.theme import DEFAULT_THEME, THEMES
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
 
 __all__ = ["lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
-           "resolution_value", "matrix_value", "encoder_preset_option"]
+           "resolution_value", "matrix_value", "encoder_preset_option", "voice_option"]
 
 
 def _choice(kind: str, known):
@@ -90,6 +90,10 @@ encoder_preset_option = click.option(
     callback=_choice("encoder preset", X264_PRESETS), metavar="PRESET",
     help=f"x264 preset of H.264 video (mp4, opaque mov): {', '.join(X264_PRESETS)}. {MANIM_ENCODER_PRESET} is "
          "what plain Manim uses (slower); the quality target, CRF 23, is Manim's either way.")
+voice_option = click.option(
+    "--voice", "voice", default="none", show_default=True, metavar="VOICE",
+    help="Narration: none; en (Piper, bundled voice); ru (Festival, unit selection); piper:PATH.onnx (a Piper "
+         "voice file, with its .onnx.json); recordings:DIR (DIR/<scene>/<step>.<lang>.wav|flac|ogg|mp3).")
 force_option = click.option("--force", is_flag=True, help="Render even if an identical render is already there.")
 quiet_option = click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 verbose_option = click.option("--verbose", is_flag=True, help="Show Manim's own log.")

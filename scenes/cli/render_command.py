@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import encoder_preset_option, render_options, scene_selection, with_scene_arguments
+from scenes.cli.options import encoder_preset_option, render_options, scene_selection, voice_option, with_scene_arguments
 from scenes.cli.rendering import render_and_report
 from scenes.render.checks import check_format, check_transparency
+from scenes.render.voice.checks import check_voice
 from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, parse_size
 
 __all__ = ["render_command", "still_command", "gif_command"]
@@ -19,15 +20,21 @@ __all__ = ["render_command", "still_command", "gif_command"]
 @click.option("--format", "fmt", default="mp4", show_default=True, help=f"Output format: {', '.join(FORMATS)}.")
 @click.option("--transparent", is_flag=True, help="Transparent background (mov, webm, png) for overlays.")
 @encoder_preset_option
+@voice_option
 @reports_bad_input
-def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, resolution, quality, **common) -> None:
-    """Render scenes (default: all) to video with subtitles (.srt and .vtt) into the output folder."""
+def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voice, resolution, quality, **common) -> None:
+    """Render scenes (default: all) to video with subtitles (.srt and .vtt) into the output folder;
+    with --voice, narrated (a GIF or PNG stays silent)."""
     check_format(fmt)
     check_transparency(fmt, transparent)
-    settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset)
+    selected = scene_selection(scene_ids, all_scenes)
+    if fmt not in ("gif", "png"):
+        voice = check_voice(voice, selected, tuple(common["lang"]), common["split"])
+    settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset, voice if fmt not in ("gif", "png")
+                              else "none")
     # GIFs always go through the lossless-frame pipeline of `normgeo gif` (with its defaults).
     gif = GifOptions(width=min(640, resolution[0] if resolution else 640)) if fmt == "gif" else None
-    render_and_report(scene_selection(scene_ids, all_scenes), settings, still=fmt == "png", gif=gif, **common)
+    render_and_report(selected, settings, still=fmt == "png", gif=gif, **common)
 
 
 @click.command("still")

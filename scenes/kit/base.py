@@ -12,6 +12,12 @@ when each animation began (``play_starts``), every cue as it was asked for (``cu
 scene's end with its steps before they were clipped to it (``end_time``, ``steps_at_end``). A
 caption's cues go to Manim once their end is known: when the next caption starts, or the scene
 ends (frames round the scene's clock, so a cue may not end where it was planned).
+
+A narrated render hands the scene ``speech``, a callable giving the seconds a step's line takes to
+say (``speech(step, line)``): the step then lasts at least that plus :data:`SPEECH_PAUSE` (less at
+most a frame, where Manim's frames round the clock). Only the
+hold after the animations stretches; animations keep their run times. ``spoken`` records when each
+step's speech starts. Without ``speech`` the scene is exactly the silent one.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from manim import UL, ManimColor, Scene, ThreeDScene, config, tempconfig
 
@@ -34,7 +40,8 @@ from scenes.kit.theme import palette
 from scenes.kit.widgets import math_mobject, text_mobject
 
 __all__ = ["scene_config", "PLANE_CENTER", "PLANE_HEIGHT", "COLUMN_WIDTH", "reading_seconds", "fit_width", "NarratedScene",
-           "NormGeoScene", "NormGeoThreeDScene", "TITLE_SIZE", "BODY_SIZE", "SMALL_SIZE", "EDGE", "Step"]
+           "NormGeoScene", "NormGeoThreeDScene", "TITLE_SIZE", "BODY_SIZE", "SMALL_SIZE", "EDGE", "Step", "Speech",
+           "SPEECH_PAUSE"]
 
 # The 2-D layout: a square plane on the left, a column of text on the right.
 PLANE_CENTER = (-3.3, -0.45, 0.0)
@@ -45,6 +52,15 @@ TITLE_SIZE = 40
 BODY_SIZE = 28
 SMALL_SIZE = 22
 EDGE = 0.35
+
+# seconds of silence after a step's speech before the next step starts
+SPEECH_PAUSE = 0.5
+
+
+class Speech(Protocol):
+    """What a narrated render hands a scene: the seconds the line of ``step`` takes to say."""
+
+    def __call__(self, step: str, line: str) -> float: ...
 
 
 def fit_width(mobject, max_width: float):
@@ -89,8 +105,10 @@ class NarratedScene:
         """The text file beside the scene's module."""
         return text_file(Path(sys.modules[cls.__module__].__file__).with_suffix(".toml"))
 
-    def __init__(self, *args, spec: SceneSpec | None = None, **kwargs):
+    def __init__(self, *args, spec: SceneSpec | None = None, speech: Speech | None = None, **kwargs):
         self.spec = spec if spec is not None else self.spec_class()
+        self.speech = speech
+        self.spoken: list[tuple[str, float]] = []  # (step, scene time its speech starts), narrated renders only
         if not isinstance(self.spec, self.spec_class):
             raise TypeError(f"{type(self).__name__} needs a {self.spec_class.__name__}, got {type(self.spec).__name__}")
         self.fmt = NumberFormat(self.spec.lang)
@@ -149,9 +167,13 @@ class NarratedScene:
     # ----------------------------------------------------------- narration
     def caption(self, step: str, run_time: float, hold: float, when: Outcome | None = None, **values) -> float:
         """Narrate ``say.<step>`` (the variant ``when`` names, for a claim) as subtitles starting now;
-        return the hold (seconds to wait after ``run_time``), lengthened so that the line can be read."""
+        return the hold (seconds to wait after ``run_time``), lengthened so that the line can be read in
+        full and, in a narrated render, said in full with a pause after it."""
         line = self.words(f"say.{step}", when, **values)
         hold = max(hold, reading_seconds(line, self.spec.lang) - run_time)
+        if self.speech is not None:
+            hold = max(hold, self.speech(step, line) + SPEECH_PAUSE - run_time)
+            self.spoken.append((step, float(self.time)))
         start, duration = float(self.time), run_time + hold
         self._close_cues(start)
         cues = split_into_cues(line, self.spec.lang)

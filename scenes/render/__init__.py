@@ -7,6 +7,7 @@ call these public functions. It is grouped in wings:
 * :mod:`.splitting`: one video as ranges of its animations on several workers, joined;
 * :mod:`.media`: video remux, GIF, WebP, looping MP4, Manim's PNG frames, SSIM;
 * :mod:`.site`: the static page and its publishing;
+* :mod:`.voice`: narration (voices, speakers, loudness, the speech cache, the sound track);
 * beside them: settings, names, specs, subtitles, the manifest, file installation, checks, the
   lecture and the batch every command runs (:mod:`.matrix`).
 

@@ -7,10 +7,13 @@ from pathlib import Path
 
 from scenes.kit.registry import entry
 from scenes.render.files import atomic_write_text, install_file
+from scenes.render.media.audio_mux import add_sound_track
 from scenes.render.media.video import concatenate_with_chapters, video_duration
 from scenes.render.running.job import RenderJob
 from scenes.render.names import lecture_name, spec_tag
 from scenes.render.subtitles import join_subtitles, srt_to_vtt
+from scenes.render.voice.audio_file import read_audio
+from scenes.render.voice.track import TRACK_RATE, place_samples
 
 __all__ = ["lecture_path", "join_lecture", "LectureResult"]
 
@@ -37,17 +40,25 @@ class LectureResult:
 
 def join_lecture(jobs: list[RenderJob]) -> LectureResult:
     """Remux the rendered scene videos of ``jobs`` (no re-encode) into one MP4 with a chapter per
-    scene titled in the lecture's language; write joined .srt and .vtt beside it."""
+    scene titled in the lecture's language; write joined .srt and .vtt beside it. Narrated scenes
+    give one sound track, decoded and laid at each chapter's start, encoded once."""
     target = lecture_path(jobs)
     lang = jobs[0].spec.lang
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial.mp4")
     parts = [(job.target, entry(job.scene_id).title(lang).replace("$", "")) for job in jobs]
+    voiced = target.with_name(f".{target.name}.voiced.mp4")
     try:
         spans = concatenate_with_chapters(parts, partial)
+        if jobs[0].settings.narrated:  # one continuous track: each scene's sound at its chapter's start
+            track = place_samples([(start, read_audio(job.target)) for job, (start, _) in zip(jobs, spans)],
+                                  spans[-1][1])
+            add_sound_track(partial, track, TRACK_RATE, voiced)
+            voiced.replace(partial)
         install_file(partial, target)
     finally:
         partial.unlink(missing_ok=True)
+        voiced.unlink(missing_ok=True)
     subtitles = join_subtitles([(job.target.with_suffix(".srt").read_text(encoding="utf-8"), start)
                                 for job, (start, _) in zip(jobs, spans)])
     atomic_write_text(target.with_suffix(".srt"), subtitles)

@@ -1,6 +1,6 @@
 """Output names: predictable, one file per combination, and a custom spec never overwrites the default.
 
-``<id>/<id>.<lang>.<theme>[.<spec tag>].<quality>[.alpha].<ext>``; the spec tag is the first eight
+``<id>/<id>.<lang>.<theme>[.<spec tag>][.voice-<voice>].<quality>[.alpha].<ext>``; the spec tag is the first eight
 hex digits of a hash of the spec's settings, present only when they differ from the defaults.
 """
 
@@ -12,7 +12,7 @@ import json
 from scenes.kit.spec import SceneSpec
 from scenes.render.settings import RenderSettings
 
-__all__ = ["spec_tag", "artifact_name", "gif_name", "lecture_name"]
+__all__ = ["spec_tag", "artifact_name", "gif_name", "lecture_name", "voice_tag"]
 
 
 def spec_tag(spec: SceneSpec) -> str | None:
@@ -36,7 +36,21 @@ def artifact_name(scene_id: str, spec: SceneSpec, settings: RenderSettings) -> s
     'radial-projection/radial-projection.zh.light.1080p60.mp4'
     """
     alpha = ".alpha" if settings.transparent else ""
-    return f"{_stem(scene_id, spec)}.{settings.quality_label}{alpha}.{settings.format}"
+    return f"{_stem(scene_id, spec)}{voice_tag(settings.voice)}.{settings.quality_label}{alpha}.{settings.format}"
+
+
+def voice_tag(voice: str) -> str:
+    """``""`` for a silent render, ``.voice-en`` / ``.voice-ru``, or ``.voice-`` and 8 hex digits
+    naming a voice file or recordings folder.
+
+    >>> voice_tag("none"), voice_tag("en"), voice_tag("piper:/voices/zh.onnx")
+    ('', '.voice-en', '.voice-ed375dc9')
+    """
+    if voice == "none":
+        return ""
+    if voice in ("en", "ru"):
+        return f".voice-{voice}"
+    return ".voice-" + hashlib.sha256(voice.encode()).hexdigest()[:8]
 
 
 def gif_name(scene_id: str, spec: SceneSpec, width: int, fmt: str = "gif", lossless: bool = False) -> str:
@@ -47,5 +61,6 @@ def gif_name(scene_id: str, spec: SceneSpec, width: int, fmt: str = "gif", lossl
 
 
 def lecture_name(lang: str, theme: str, settings: RenderSettings, tag: str | None = None) -> str:
-    """``lecture/lecture.<lang>.<theme>[.<tag>].<quality>.mp4``."""
-    return f"lecture/lecture.{lang}.{theme}" + (f".{tag}" if tag else "") + f".{settings.quality_label}.mp4"
+    """``lecture/lecture.<lang>.<theme>[.<tag>][.voice-<voice>].<quality>.mp4``."""
+    return (f"lecture/lecture.{lang}.{theme}" + (f".{tag}" if tag else "") + voice_tag(settings.voice)
+            + f".{settings.quality_label}.mp4")

@@ -35,6 +35,7 @@ class RenderSettings:
     transparent: bool = False
     resolution: tuple[int, int] | None = None
     encoder_preset: str = DEFAULT_ENCODER_PRESET
+    voice: str = "none"  # --voice as given (scenes.render.voice.choice parses it); "none" is silent
 
     @property
     def quality_label(self) -> str:
@@ -52,8 +53,17 @@ class RenderSettings:
     def manim_quality(self) -> str:
         return QUALITIES[self.quality][0]
 
+    @property
+    def narrated(self) -> bool:
+        return self.voice != "none"
+
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The settings as a dict; a silent render's has no ``voice`` (its cache key and manifest
+        record stay what they were before narration existed)."""
+        settings = asdict(self)
+        if not self.narrated:
+            del settings["voice"]
+        return settings
 
 
 @dataclass(frozen=True)

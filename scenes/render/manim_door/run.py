@@ -14,7 +14,7 @@ from pathlib import Path
 from manim import MovingCameraScene, Scene, ThreeDScene, config, logger, tempconfig
 from manim.scene.scene_file_writer import SceneFileWriter
 
-from scenes.kit.base import scene_config
+from scenes.kit.base import Speech, scene_config
 from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
 from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera
@@ -43,6 +43,7 @@ class ManimOutput:
     frames_dir: Path | None = None
     repeats: list[int] = field(default_factory=list)
     frame_rate: float = 15.0
+    spoken: list[tuple[str, float]] = field(default_factory=list)  # (step, scene time its speech starts)
 
 
 def camera_for(scene_class: type) -> type:
@@ -76,20 +77,24 @@ def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, ver
 
 
 def _scene(scene_id: str, spec: SceneSpec, *, writer: type, skip: bool = False, draws_while_skipping: bool = True,
-           hooks: PlayHooks | None = None):
+           hooks: PlayHooks | None = None, speech: Speech | None = None):
     """The scene of ``scene_id`` with ``spec``, built on the pipeline's renderer (inside a tempconfig)."""
     logger.setLevel(config.verbosity)
     scene_class = entry(scene_id).load()
     with tempconfig(scene_config(spec)):  # the camera takes the theme's background from it
         renderer = PipelineRenderer(camera_class=camera_for(scene_class), file_writer_class=writer,
                                     skip_animations=skip, draws_while_skipping=draws_while_skipping, hooks=hooks)
-    return scene_class(spec=spec, renderer=renderer, skip_animations=skip)
+    if speech is None:  # a silent scene is built exactly as before narration existed
+        return scene_class(spec=spec, renderer=renderer, skip_animations=skip)
+    return scene_class(spec=spec, renderer=renderer, skip_animations=skip, speech=speech)
 
 
 def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, *, still: bool = False,
-              frames: bool = False, frame_rate: int | None = None, verbose: bool = False) -> ManimOutput:
+              frames: bool = False, frame_rate: int | None = None, verbose: bool = False,
+              speech: Speech | None = None) -> ManimOutput:
     """Render ``scene_id`` with ``spec`` into ``scratch``: a video (``settings.format``), the last
-    frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``)."""
+    frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``); with ``speech``, a
+    narrated scene (the sound track is the caller's: see ``ManimOutput.spoken``)."""
     video = not still and not frames
     options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
         "format": "png-sequence" if frames else settings.format,
@@ -100,7 +105,7 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
         options["frame_rate"] = frame_rate
     writer = FrameSequenceWriter if frames else HeldFrameFileWriter if video else SceneFileWriter
     with tempconfig(options):
-        scene = _scene(scene_id, spec, writer=writer, skip=still)
+        scene = _scene(scene_id, spec, writer=writer, skip=still, speech=speech)
         scene.render()
         writer = scene.renderer.file_writer
         plan = writer.output_plan
@@ -114,7 +119,8 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
         subtitles = plan.subcaption_file
         if still or subtitles is None or not Path(subtitles).is_file():
             subtitles = None
-        return ManimOutput(Path(artifact), Path(subtitles) if subtitles else None, float(scene.time), steps)
+        return ManimOutput(Path(artifact), Path(subtitles) if subtitles else None, float(scene.time), steps,
+                           spoken=list(scene.spoken))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from scenes.kit.text import COMMON_TEXT, SCENES_DIR
 from scenes.render.manifest import Manifest
 from scenes.render.manim_door import manim_version
 from scenes.render.running.job import RenderJob
+from scenes.render.voice.choice import voice_fingerprint
 
 __all__ = ["source_files", "input_hash", "is_cached", "CORE_DIR", "KIT_DIR", "RENDER_DIR"]
 
@@ -44,6 +45,8 @@ def input_hash(job: RenderJob) -> str:
         "manim": manim_version(),
         "normgeo": normgeo.__version__,
     }
+    if job.settings_for_output.narrated:  # the voice's model file or the scene's recordings, by content
+        meta["voice"] = voice_fingerprint(job.settings_for_output.voice, job.scene_id, job.spec.lang)
     digest.update(json.dumps(meta, sort_keys=True).encode())
     return digest.hexdigest()
 

@@ -34,7 +34,7 @@ class RenderJob:
     def settings_for_output(self) -> RenderSettings:
         if self.still:
             return RenderSettings(self.settings.quality, "png", self.settings.transparent, self.settings.resolution)
-        if self.gif is not None:
+        if self.gif is not None:  # web animations are silent, whatever the voice
             return RenderSettings(self.settings.quality, self.gif.format, False, self.settings.resolution)
         return self.settings
 

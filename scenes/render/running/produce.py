@@ -19,6 +19,7 @@ from scenes.render.manifest import Manifest
 from scenes.render.manim_door import run_manim
 from scenes.render.media.animation import make_animation
 from scenes.render.names import spec_tag
+from scenes.render.running.narrated import render_narrated
 from scenes.render.running.job import JobPayload, Produced, RenderJob, RenderResult, job_from_payload, job_payload
 from scenes.render.running.worker import JobFailed, failure_reason, worker_name, worker_scratch
 from scenes.render.subtitles import write_vtt_beside
@@ -80,13 +81,18 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
                            frame_rate=30 if job.gif.fps > 15 else 15, verbose=verbose)
         produced, extra = make_animation(job, output, scratch)
         return produced, output.duration, extra | {"steps": output.steps}
-    output = run_manim(job.scene_id, job.spec, settings, scratch, still=job.still, verbose=verbose)
-    produced = [(output.artifact, job.relative_path)]
+    extra: dict = {}
+    if settings.narrated and not job.still:
+        output, video, extra = render_narrated(job, scratch, verbose)
+    else:
+        output = run_manim(job.scene_id, job.spec, settings, scratch, still=job.still, verbose=verbose)
+        video = output.artifact
+    produced = [(video, job.relative_path)]
     if output.subtitles is not None:
         srt_name = str(Path(job.relative_path).with_suffix(".srt"))
         produced.append((output.subtitles, srt_name))
         produced.append((write_vtt_beside(output.subtitles), str(Path(srt_name).with_suffix(".vtt"))))
-    return produced, output.duration, {"steps": output.steps} if not job.still else {}
+    return produced, output.duration, extra | ({"steps": output.steps} if not job.still else {})
 
 
 def _record(job: RenderJob, digest: str, files: list[str], video_seconds: float, seconds: float) -> dict:
