@@ -115,6 +115,13 @@
     return out;
   }
 
+  /** scenes.kit.real_states.token_label: the GPT-2 space marker Ġ, SentencePiece's ▁ and WordPiece's ## removed. */
+  function tokenLabel(token) {
+    var plain = token.replace(/Ġ/g, '').replace(/▁/g, '');
+    if (plain.slice(0, 2) === '##') plain = plain.slice(2);
+    return plain || token;
+  }
+
   function max(values) { return values.reduce(function (a, b) { return Math.max(a, b); }, -Infinity); }
   function min(values) { return values.reduce(function (a, b) { return Math.min(a, b); }, Infinity); }
 
@@ -138,7 +145,7 @@
              tokens: x.length, n: layer.n };
   }
 
-  NG.statesFile = { parse: parse, profile: profile };
+  NG.statesFile = { parse: parse, profile: profile, tokenLabel: tokenLabel };
 
   NG.widgets.states = function (root, options) {
     var lang = options.lang;
@@ -199,10 +206,10 @@
       if (bad >= 0) return refused('states.error.degenerate', { file: file, layer: shown[bad].name });
       var kinds = shown.map(function (l) { return l.kind; }).filter(function (k, i, all) { return all.indexOf(k) === i; });
       summary.textContent = t('states.summary', { model: states.model || file, n: shown.length, kinds: kinds.map(function (k) { return t('layer.' + k); }).join(', '),
-                                                  tokens: profiles[0].tokens, width: profiles[0].n, root: NG.fmt(Math.sqrt(profiles[0].n), 3), factor: FACTOR })
+                                                  tokens: profiles[0].tokens, width: profiles[0].n, root: Number.isInteger(Math.sqrt(profiles[0].n)) ? '= ' + Math.sqrt(profiles[0].n) : '≈ ' + NG.fmt(Math.sqrt(profiles[0].n), 3), factor: FACTOR })
         + (shown.length < states.layers.length ? ' ' + t('states.skipped', { n: states.layers.length - shown.length }) : '');
       result.appendChild(plot(profiles));
-      result.appendChild(table(shown, profiles, states.tokens));
+      result.appendChild(table(shown, profiles, states.tokens, kinds.length > 1));
       root.setAttribute('data-state', 'shown');
     });
 
@@ -246,7 +253,7 @@
       return Math.abs(value) >= 1e5 || (value !== 0 && Math.abs(value) < 1e-3) ? NG.sci(value, 2) : NG.fmt(value, value >= 100 ? 1 : 3);
     }
 
-    function table(layers, profiles, tokens) {
+    function table(layers, profiles, tokens, mixed) {
       var columns = [
         ['median-norm', t('states.col.median-norm')], ['max-norm', t('states.col.max-norm')], ['largest-ratio', t('states.col.largest-ratio')],
         ['massive-count', t('states.col.massive-count', { factor: FACTOR })], ['median-share', t('states.col.median-share')], ['max-share', t('states.col.max-share')],
@@ -257,7 +264,7 @@
       var head = NG.el('tr', {}, [NG.el('th', { scope: 'col', text: t('states.col.layer') })].concat(columns.map(function (c) { return NG.el('th', { scope: 'col', text: c[1] }); })));
       var body = NG.el('tbody');
       profiles.forEach(function (p, k) {
-        var row = NG.el('tr', { 'data-layer': k }, [NG.el('th', { scope: 'row', text: k + ' · ' + layers[k].name + ' (' + t('layer.' + layers[k].kind) + ')' })]);
+        var row = NG.el('tr', { 'data-layer': k }, [NG.el('th', { scope: 'row' }, [NG.el('span', { class: 'ng-call', text: String(k) }), ' ' + layers[k].name + (mixed ? ' (' + t('layer.' + layers[k].kind) + ')' : '')])]);
         columns.forEach(function (c) {
           var name = c[0], cell = NG.el('td', { 'data-stat': name });
           var value = p[name];
@@ -266,7 +273,7 @@
             var degrees = /angle/.test(name);
             NG.showValue(cell, value, function (v) { return degrees ? NG.fmt(v * 180 / Math.PI, 2) + '°' : number(v); });
             if (name === 'ratio' && p.bound !== null) { cell.setAttribute('data-bound', String(p.bound)); cell.textContent += ' / ' + p.bound; }
-            if (name === 'max-norm') { cell.setAttribute('data-token', String(p.token)); cell.textContent += ' (' + (tokens[p.token] !== undefined ? tokens[p.token] : '#' + p.token) + ')'; }
+            if (name === 'max-norm') { cell.setAttribute('data-token', String(p.token)); cell.textContent += ' (' + (tokens[p.token] !== undefined ? tokenLabel(tokens[p.token]) + ', ' : '') + '#' + p.token + ')'; }
           }
           row.appendChild(cell);
         });

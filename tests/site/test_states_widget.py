@@ -15,6 +15,7 @@ import pytest
 
 from normgeo import depth_summary, layer_profile
 from normgeo_models.states_file import read_states
+from scenes.kit.real_states import token_label
 from tests.site.conftest import PageProblems, axe_violations
 
 STATES = Path(__file__).resolve().parents[2] / "scenes" / "states"
@@ -104,9 +105,9 @@ def test_the_shown_statistics_are_the_cores(states_page, name):
     assert [int(row["massive-count"]["value"]) for row in rows] == summary.massive_counts.tolist()
     assert [int(row["max-norm"]["token"]) for row in rows] == summary.max_tokens.tolist()
     assert [int(row["ratio"]["bound"]) for row in rows] == [p.dimension.rank_bound for p in profiles]
-    # the shown token is the file's token at that index
+    # the shown token is the file's token at that index, as the scenes write it
     for row, index in zip(rows, summary.max_tokens):
-        assert f"({states.tokens[index]})" in row["max-norm"]["text"]
+        assert row["max-norm"]["text"].endswith(f"({token_label(states.tokens[index])}, #{index})"), row["max-norm"]["text"]
     assert "NaN" not in result["text"] and "undefined" not in result["text"] and "Infinity" not in result["text"]
 
 
@@ -199,9 +200,9 @@ def test_numpy_and_pickle_files_are_refused_with_the_reason(states_page, tmp_pat
 
 
 @pytest.mark.parametrize(("lang", "summary", "header"), [
-    ("en", "all-MiniLM-L6-v2: 13 LayerNorm calls, 12 tokens of n = 384 features, √n = 19.596.", "median ‖x‖₂"),
-    ("zh", "all-MiniLM-L6-v2：LayerNorm 调用 13 次，12 个 token，每个 n = 384 个特征，√n = 19.596。", "‖x‖₂ 中位数"),
-    ("ru", "all-MiniLM-L6-v2: 13 вызовов LayerNorm, 12 токенов по n = 384 признаков, √n = 19,596.", "медиана ‖x‖₂"),
+    ("en", "all-MiniLM-L6-v2: 13 LayerNorm calls, 12 tokens of n = 384 features, √n ≈ 19.596.", "median ‖x‖₂"),
+    ("zh", "all-MiniLM-L6-v2：LayerNorm 调用 13 次，12 个 token，每个 n = 384 个特征，√n ≈ 19.596。", "‖x‖₂ 中位数"),
+    ("ru", "all-MiniLM-L6-v2: 13 вызовов LayerNorm, 12 токенов по n = 384 признаков, √n ≈ 19,596.", "медиана ‖x‖₂"),
 ])
 def test_the_shown_text_in_each_language(states_page, site, lang, summary, header):
     states_page.goto((site / "widgets" / "states.html").as_uri() + f"?lang={lang}")
