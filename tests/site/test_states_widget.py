@@ -15,6 +15,7 @@ import pytest
 
 from normgeo import depth_summary, layer_profile
 from normgeo_models.states_file import read_states
+from scenes.render.site import WIDGET_FOR_SCENE, SiteScene, build_site
 from scenes.kit.real_states import token_label
 from tests.site.conftest import PageProblems, axe_violations
 
@@ -220,3 +221,16 @@ def test_no_serious_accessibility_violation(states_page, site, lang, theme):
     assert axe_violations(states_page) == []
     load(states_page, STATES / "smollm2.safetensors")
     assert axe_violations(states_page) == []
+
+
+def test_the_widget_is_on_the_real_states_scenes_section(open_page, tmp_path):
+    """On the lecture page the real-states-rmsnorm section carries the drop zone, with its hint."""
+    scene = SiteScene("real-states-rmsnorm", {"en": "Real states"}, {"en": "Real states"}, {"en": []}, [],
+                      WIDGET_FOR_SCENE["real-states-rmsnorm"])
+    build_site([scene], tmp_path / "site")
+    page = open_page(tmp_path / "site" / "index.en.html")
+    section = page.locator("#real-states-rmsnorm")
+    assert section.locator(".ng-widget-hint").inner_text().startswith("Drop a states file")
+    page.set_input_files('#real-states-rmsnorm [data-control="file"]', str(STATES / "smollm2.safetensors"))
+    page.wait_for_function("() => document.querySelector('#real-states-rmsnorm [data-widget=states]').getAttribute('data-state') === 'shown'")
+    assert section.locator("tr[data-layer]").count() == len(read_states(STATES / "smollm2.safetensors").layers)
