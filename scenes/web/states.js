@@ -98,6 +98,7 @@
       });
       var shape = parts.input.shape, n = shape[shape.length - 1];
       if (shape.length < 1 || !(n >= 2)) refuse('states.error.shape', { file: file, layer: name });
+      if (Array.isArray(entry.shape) && entry.shape.join(',') !== shape.join(',')) refuse('states.error.shape', { file: file, layer: name });
       if (parts.output && parts.output.values.length !== parts.input.values.length) refuse('states.error.shape', { file: file, layer: name });
       ['weight', 'bias'].forEach(function (part) {
         if (parts[part] && parts[part].values.length !== n && (entry.kind === 'rmsnorm' || entry.kind === 'layernorm')) refuse('states.error.shape', { file: file, layer: name });

@@ -234,3 +234,81 @@ def test_the_widget_is_on_the_real_states_scenes_section(open_page, tmp_path):
     page.set_input_files('#real-states-rmsnorm [data-control="file"]', str(STATES / "smollm2.safetensors"))
     page.wait_for_function("() => document.querySelector('#real-states-rmsnorm [data-widget=states]').getAttribute('data-state') === 'shown'")
     assert section.locator("tr[data-layer]").count() == len(read_states(STATES / "smollm2.safetensors").layers)
+
+
+CALL = "([name, calls]) => calls.map((args) => NormGeo.math[name](...args))"
+
+
+def token_cases():
+    """Seeded states (tokens, n) from 1e-150 to 1e150, with a mean part, a massive token, few tokens."""
+    rng = np.random.default_rng(24)
+    cases = []
+    for tokens, n, scale, shift in ((5, 4, 1.0, 0.0), (12, 384, 3.0, 0.2), (10, 576, 1e150, -1.0), (3, 2, 1e-150, 5.0),
+                                    (9, 16, 1.0, 40.0), (2, 7, 1e-3, 0.0)):
+        states = scale * (rng.normal(size=(tokens, n)) + shift)
+        states[0] *= 300.0 if scale < 1e100 else 1.0
+        cases.append(states)
+    return cases
+
+
+def test_the_per_token_functions_are_the_cores(states_page):
+    """ng-math.js's token_norms, mean_share, token_centring_angles, normalized_radius, massive_tokens and
+    participation_ratio against normgeo's on seeded states; null exactly where the core raises."""
+    import normgeo
+
+    def js(name, calls):
+        return states_page.evaluate(CALL, [name, [[np.asarray(a).tolist() if isinstance(a, np.ndarray) else a for a in c] for c in calls]])
+
+    cases = token_cases()
+    for name in ("token_norms", "mean_share", "token_centring_angles"):
+        for shown, states in zip(js(name, [[s] for s in cases]), cases):
+            close(shown, getattr(normgeo, name)(states), name)
+    for eps in (0.0, 1e-5, 1.0):
+        for centre in (False, True):
+            for shown, states in zip(js("normalized_radius", [[s, eps, centre] for s in cases]), cases):
+                close(shown, normgeo.normalized_radius(states, eps, centre), f"normalized_radius ε={eps} centre={centre}")
+    for shown, states in zip(js("massive_tokens", [[normgeo.token_norms(s), 10.0] for s in cases]), cases):
+        expected = normgeo.massive_tokens(normgeo.token_norms(states), 10.0)
+        assert tuple(shown["indices"]) == expected.indices
+        close([shown["median"]], [expected.median], "median")
+        close(shown["ratios"], expected.ratios, "ratios")
+        close([shown["largest_ratio"]], [expected.largest_ratio], "largest ratio")
+    for shown, states in zip(js("participation_ratio", [[s] for s in cases]), cases):
+        expected = normgeo.participation_ratio(states)
+        close([shown["ratio"]], [expected.ratio], "participation ratio", rel=1e-11)
+        assert (shown["rank_bound"], shown["tokens"], shown["n"]) == (expected.rank_bound, expected.tokens, expected.n)
+    # where the core raises, the JavaScript returns null
+    zero = np.array([[1.0, 2.0], [0.0, 0.0]])
+    constant = np.array([[1.0, 2.0], [3.0, 3.0]])
+    assert js("mean_share", [[zero]]) == [None]
+    assert js("token_centring_angles", [[constant]]) == [None]
+    assert js("normalized_radius", [[zero, 0.0, False], [constant, 0.0, True], [constant, 1e-5, True]])[:2] == [None, None]
+    assert js("participation_ratio", [[np.ones((3, 4))], [np.ones((1, 4))]]) == [None, None]
+    assert js("massive_tokens", [[[0.0, 0.0, 1.0], 10.0]]) == [None]
+    for error, call in ((normgeo.ZeroVectorError, lambda: normgeo.mean_share(zero)),
+                        (normgeo.ZeroVarianceError, lambda: normgeo.token_centring_angles(constant)),
+                        (normgeo.ZeroVectorError, lambda: normgeo.normalized_radius(zero, 0.0, False)),
+                        (normgeo.ZeroVarianceError, lambda: normgeo.normalized_radius(constant, 0.0, True)),
+                        (normgeo.ZeroVectorError, lambda: normgeo.participation_ratio(np.ones((3, 4)))),
+                        (normgeo.ShapeError, lambda: normgeo.participation_ratio(np.ones((1, 4)))),
+                        (normgeo.ZeroVectorError, lambda: normgeo.massive_tokens([0.0, 0.0, 1.0]))):
+        with pytest.raises(error):
+            call()
+
+
+def test_a_file_dropped_on_the_zone_is_read(states_page, site):
+    """A real drop event (a DataTransfer holding the file's bytes) on the drop zone shows the same table."""
+    import base64
+
+    states_page.goto((site / "widgets" / "states.html").as_uri() + "?lang=en")
+    data = base64.b64encode((STATES / "minilm.safetensors").read_bytes()).decode()
+    states_page.evaluate("""(data) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'dropped.safetensors'));
+      document.querySelector('.ng-drop').dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
+    }""", data)
+    states_page.wait_for_function("() => document.querySelector('[data-widget=states]').getAttribute('data-state') === 'shown'")
+    result = states_page.evaluate(READ)
+    _, _, summary = core_summary(STATES / "minilm.safetensors")
+    close([float(row["median-norm"]["value"]) for row in result["rows"]], summary.median_norms, "dropped median norms")
