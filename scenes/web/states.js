@@ -211,6 +211,9 @@
         + (shown.length < states.layers.length ? ' ' + t('states.skipped', { n: states.layers.length - shown.length }) : '');
       result.appendChild(plot(profiles));
       result.appendChild(table(shown, profiles, states.tokens, kinds.length > 1));
+      if (profiles.some(function (p) { return p['min-measured'] === null || p['median-angle'] === null; })) {
+        result.appendChild(NG.el('p', { class: 'ng-note', 'data-out': 'dash-note', text: t('states.dash') }));
+      }
       root.setAttribute('data-state', 'shown');
     });
 
