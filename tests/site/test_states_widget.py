@@ -111,7 +111,7 @@ def test_the_shown_statistics_are_the_cores(states_page, name):
         assert row["max-norm"]["text"].endswith(f"({token_label(states.tokens[index])}, #{index})"), row["max-norm"]["text"]
     assert "NaN" not in result["text"] and "undefined" not in result["text"] and "Infinity" not in result["text"]
     # a dash is explained exactly when one is shown (MiniLM's last LayerNorm has γᵢ = 0 in 3 places)
-    assert ("— marks what the core cannot compute" in result["text"]) == bool(np.isnan(summary.min_measured).any() or np.isnan(summary.median_angles).any())
+    assert ("— marks what normgeo cannot compute" in result["text"]) == bool(np.isnan(summary.min_measured).any() or np.isnan(summary.median_angles).any())
 
 
 @pytest.mark.parametrize("name", FILES)
