@@ -262,6 +262,104 @@
     return out;
   };
 
+  /* ---- real hidden states, token by token (normgeo.hidden_states, effective_dimension) ----
+   * ``states`` is an array of rows (tokens × n); every function measures along each row. */
+
+  /** numpy.median: the middle value, or the mean of the two middle ones. */
+  M.median = function (values) {
+    var sorted = values.slice().sort(function (a, b) { return a - b; });
+    var half = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+  };
+
+  /** normgeo.token_norms: ‖x‖₂ of every token. */
+  M.token_norms = function (states) { return states.map(M.euclidean_norm); };
+
+  /** normgeo.token_mean_and_spread: [μ, σ] per token (biased σ), computed on x/max|xᵢ|. */
+  M.token_mean_and_spread = function (states) {
+    var means = [], spreads = [];
+    states.forEach(function (x) {
+      var scale = M.largest_magnitude(x), safe = scale > 0 ? scale : 1;
+      var unit = x.map(function (v) { return v / safe; });
+      var mu = M.mean(unit);
+      var sigma = Math.sqrt(M.mean(unit.map(function (u) { return (u - mu) * (u - mu); })));
+      means.push(mu * safe); spreads.push(sigma * safe);
+    });
+    return [means, spreads];
+  };
+
+  /** normgeo.mean_share: |μ|·√n/‖x‖₂ per token, at most 1; null if a token is the zero vector. */
+  M.mean_share = function (states) {
+    var norms = M.token_norms(states);
+    if (norms.some(function (v) { return v === 0; })) return null;
+    var means = M.token_mean_and_spread(states)[0];
+    return means.map(function (mu, i) { return Math.min(Math.abs(mu) * Math.sqrt(states[i].length) / norms[i], 1); });
+  };
+
+  /** normgeo.token_centring_angles: arctan(|μ|/σ) per token (radians); null if a token has σ = 0. */
+  M.token_centring_angles = function (states) {
+    var ms = M.token_mean_and_spread(states);
+    if (ms[1].some(function (v) { return v === 0; })) return null;
+    return ms[0].map(function (mu, i) { return Math.atan(Math.abs(mu / ms[1][i])); });
+  };
+
+  /** normgeo.normalized_radius: √n·r/√(r² + ε) per token, r = σ (``centre``) or RMS(x); null where
+   *  the core raises (r = 0 at ε = 0). */
+  M.normalized_radius = function (states, eps, centre) {
+    var n = states.length ? states[0].length : 0;
+    var r = centre ? M.token_mean_and_spread(states)[1] : states.map(M.root_mean_square);
+    if (eps === 0 && r.some(function (v) { return v === 0; })) return null;
+    return r.map(function (v) {  // normgeo.layer_norm_output_radius and the RMSNorm branch alike
+      var ratio = v > 0 ? Math.sqrt(eps) / v : Infinity;
+      return Math.sqrt(n) / Math.hypot(1, ratio);
+    });
+  };
+
+  /** layer_profile's measured radii: ‖(y − β)/γ‖₂ of each captured output token; null if a γᵢ = 0. */
+  M.captured_radii = function (outputs, weight, bias) {
+    if (weight && weight.some(function (g) { return g === 0; })) return null;
+    return outputs.map(function (y) {
+      return M.euclidean_norm(y.map(function (v, i) { return (v - (bias ? bias[i] : 0)) / (weight ? weight[i] : 1); }));
+    });
+  };
+
+  /** normgeo.massive_tokens: the tokens whose norm is ≥ factor × the median norm; null if the median is 0. */
+  M.massive_tokens = function (norms, factor) {
+    var median = M.median(norms);
+    if (median === 0) return null;
+    var ratios = norms.map(function (v) { return v / median; });
+    var indices = [];
+    ratios.forEach(function (r, i) { if (r >= factor) indices.push(i); });
+    return { factor: factor, median: median, indices: indices, ratios: ratios,
+             largest_ratio: Math.max.apply(null, ratios) };
+  };
+
+  /** normgeo.participation_ratio: (Σλ)²/Σλ² of the tokens' covariance, from the centred rows C
+   *  scaled by their largest entry: Σλ ∝ ‖C‖²_F and Σλ² ∝ ‖CCᵀ‖²_F (the same eigenvalues, no SVD).
+   *  null where the core raises (fewer than 2 tokens, all tokens equal). */
+  M.participation_ratio = function (states) {
+    var tokens = states.length;
+    if (tokens < 2) return null;
+    var n = states[0].length, j, i, k;
+    var mean = new Float64Array(n);
+    for (j = 0; j < n; j++) { var column = []; for (i = 0; i < tokens; i++) column.push(states[i][j]); mean[j] = M.mean(column); }
+    var centred = states.map(function (x) { return x.map(function (v, col) { return v - mean[col]; }); });
+    var scale = 0;
+    centred.forEach(function (c) { scale = Math.max(scale, M.largest_magnitude(c)); });
+    if (scale === 0) return null;
+    centred = centred.map(function (c) { return c.map(function (v) { return v / scale; }); });
+    var trace = 0, frobenius = 0;
+    for (i = 0; i < tokens; i++) {
+      for (k = 0; k < tokens; k++) {
+        var dot = 0;
+        for (j = 0; j < n; j++) dot += centred[i][j] * centred[k][j];
+        if (i === k) trace += dot;
+        frobenius += dot * dot;
+      }
+    }
+    return { ratio: trace * trace / frobenius, rank_bound: Math.min(tokens - 1, n), tokens: tokens, n: n };
+  };
+
   /** normgeo.quadratic_contours: each level set ½wᵀHw = c as ``samples`` points of its ellipse,
    *  semi-axes √(2c/λᵢ) along the eigenvectors vᵢ. */
   M.quadratic_contours = function (h, levels, samples) {

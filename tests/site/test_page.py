@@ -53,6 +53,7 @@ def test_widget_mapping_and_titles():
     assert WIDGET_FOR_SCENE == {
         "normalization-axes": "grid", "unified-formula": "grid", "sphere-radii": "vector-2d",
         "layernorm-2d": "vector-2d", "layernorm-hyperplane": "layernorm-3d", "conditioning": "conditioning",
+        "real-states-rmsnorm": "states",
     }
     assert inline_math("Какие ячейки делят $mu$ и $sigma$") == "Какие ячейки делят μ и σ"
 

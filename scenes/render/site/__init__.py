@@ -56,6 +56,7 @@ WIDGETS = {
     "vector-2d": "vector2d.js",
     "layernorm-3d": "layernorm3d.js",
     "conditioning": "conditioning.js",
+    "states": "states.js",
 }
 
 #: which scene shows which widget (the glue passes ``SiteScene.widget`` from this)
@@ -66,6 +67,7 @@ WIDGET_FOR_SCENE = {
     "layernorm-2d": "vector-2d",
     "layernorm-hyperplane": "layernorm-3d",
     "conditioning": "conditioning",
+    "real-states-rmsnorm": "states",
 }
 
 #: the size a widget's iframe needs, for the embed snippet (CSS pixels)
@@ -74,6 +76,7 @@ WIDGET_SIZE = {
     "vector-2d": (760, 540),
     "layernorm-3d": (760, 530),
     "conditioning": (760, 530),
+    "states": (760, 900),
 }
 
 SCRIPTS = ("ng.js", *WIDGETS.values())
