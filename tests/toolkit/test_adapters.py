@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from manim import ThreeDAxes
 
-from scenes.kit.adapters import make_space_axes, shade_axes_cheaply
+from scenes.kit.adapters import SpaceAxes, make_space_axes
 from scenes.kit.theme import THEMES
 
 
@@ -41,4 +41,4 @@ def test_cheap_axis_shading_follows_the_axes_when_they_move():
 def test_axes_with_tips_or_ticks_are_refused():
     """A tip or ticks stick out of the axis line, so the line alone would not span the box."""
     with pytest.raises(ValueError, match="tips and ticks"):
-        shade_axes_cheaply(ThreeDAxes(x_range=(-2, 2, 1), y_range=(-2, 2, 1), z_range=(-2, 2, 1)))
+        SpaceAxes(x_range=(-2, 2, 1), y_range=(-2, 2, 1), z_range=(-2, 2, 1))

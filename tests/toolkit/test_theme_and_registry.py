@@ -89,6 +89,6 @@ def test_the_render_pipeline_does_not_know_click():
 
     import scenes.render
 
-    for path in Path(scenes.render.__file__).parent.glob("*.py"):
+    for path in Path(scenes.render.__file__).parent.rglob("*.py"):
         source = path.read_text()
         assert "import click" not in source and "from click" not in source, path.name
