@@ -12,7 +12,7 @@ from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.theme import DEFAULT_THEME, THEMES
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
 
-__all__ = ["lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
+__all__ = ["lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
            "resolution_value", "matrix_value", "encoder_preset_option"]
 
 
@@ -55,6 +55,10 @@ def resolution_value(ctx, param, text):
 
 lang_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
                            help=f"Language of on-screen text and subtitles: {', '.join(LANGUAGES)}.")
+page_lang_option = click.option(
+    "--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
+    help=f"The language of index.html, the page a reader opens first ({', '.join(LANGUAGES)}); a page for "
+         "every language (index.<lang>.html) is built from whatever was rendered.")
 theme_option = click.option("--theme", default=DEFAULT_THEME, show_default=True, callback=_choice("theme", tuple(THEMES)),
                             help="dark (lecture video) or light (white background for blogs).")
 langs_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True,
