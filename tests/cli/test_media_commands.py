@@ -67,6 +67,7 @@ def test_a_budget_no_gif_can_meet_is_refused_and_leaves_nothing(run, tmp_path):
     result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "2k", "--out", tmp_path)
     assert result.exit_code == 1
     assert "cannot be met" in result.output and "the smallest GIF" in result.output and "1 failed" in result.output
+    assert "BudgetNotMet" not in result.output and "Error:" not in result.output
     assert not list(tmp_path.rglob("*.gif")) and not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
 
 
