@@ -88,7 +88,7 @@ def failing(job, scratch, verbose):
     if job.scene_id == "sphere-radii" and job.spec.lang == "ru":  # a setting no worker can meet
         from scenes.render.errors import InputError
         with open(os.environ["NORMGEO_TEST_TRIES"] + ".refused", "a") as tries:
-            tries.write("try\n")
+            tries.write("try\\n")
         raise InputError("planted refusal: --max-size cannot be met")
     return real(job, scratch, verbose)
 
