@@ -8,7 +8,7 @@ from scenes.cli.errors import UsageProblem, reports_bad_input
 from scenes.cli.options import encoder_preset_option, render_options, scene_selection, with_scene_arguments
 from scenes.cli.rendering import render_and_report
 from scenes.render.checks import check_format, check_transparency
-from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, parse_size
+from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, frames_for_width, parse_size
 
 __all__ = ["render_command", "still_command", "gif_command"]
 
@@ -69,6 +69,6 @@ def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, fmt, lossless
             budget = parse_size(max_size)
         except ValueError:
             raise UsageProblem(f"--max-size expects a size such as 2MB or 500k, got {max_size!r}") from None
-    settings = RenderSettings(quality, fmt, False, resolution)
+    settings = RenderSettings(quality, fmt, False, frames_for_width(width, quality, resolution))
     options = GifOptions(width, fps, loop, budget, fmt, lossless)
     render_and_report(scene_selection(scene_ids, all_scenes), settings, gif=options, **common)
