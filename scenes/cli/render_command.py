@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import encoder_preset_option, render_options, scene_selection, with_scene_arguments
+from scenes.cli.options import (encoder_preset_option, render_options, scene_selection, whole_render_options,
+                                with_scene_arguments)
 from scenes.cli.rendering import render_and_report
 from scenes.render.checks import check_format, check_transparency
 from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, frames_for_width, parse_size
@@ -21,7 +22,9 @@ __all__ = ["render_command", "still_command", "gif_command"]
 @encoder_preset_option
 @reports_bad_input
 def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, resolution, quality, **common) -> None:
-    """Render scenes (default: all) to video with subtitles (.srt and .vtt) into the output folder."""
+    """Render scenes (default: all) into the output folder: videos (mp4, webm, mov) with subtitles
+    (.srt and .vtt); png (the final frame) and gif (the web animation) have no subtitles. Then
+    `normgeo site` puts them on the site."""
     check_format(fmt)
     check_transparency(fmt, transparent)
     settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset)
@@ -32,7 +35,7 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, reso
 
 @click.command("still")
 @with_scene_arguments
-@render_options
+@whole_render_options
 @click.option("--transparent", is_flag=True, help="Transparent background.")
 @reports_bad_input
 def still_command(scene_ids, all_scenes, transparent, resolution, quality, **common) -> None:
@@ -43,7 +46,7 @@ def still_command(scene_ids, all_scenes, transparent, resolution, quality, **com
 
 @click.command("gif")
 @with_scene_arguments
-@render_options
+@whole_render_options
 @click.option("--width", type=click.IntRange(64, 3840), default=640, show_default=True, help="GIF width in pixels.")
 @click.option("--fps", type=click.IntRange(1, 60), default=15, show_default=True, help="GIF frame rate.")
 @click.option("--loop", type=click.IntRange(0, 65535), default=0, show_default=True, help="Loop count (0 = forever).")
