@@ -30,7 +30,7 @@ def lecture_command(encoder_preset, voice, resolution, quality, **common) -> Non
     from scenes.render.lecture import join_lecture  # (loads the pipeline only when the command runs)
     from scenes.render.site.publish import publish_site
 
-    results = render_and_report(list(LECTURE_ORDER), settings, exit_on_failure=False, **common)
+    results = render_and_report(list(LECTURE_ORDER), settings, exit_on_failure=False, site_hint=False, **common)
     if any(r.status == "failed" for r in results):
         click.echo("normgeo: the lecture needs every scene; fix the failures above", err=True)
         sys.exit(1)

@@ -12,8 +12,9 @@ from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.theme import DEFAULT_THEME, THEMES
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
 
-__all__ = ["lang_option", "theme_option", "out_option", "scene_arguments", "render_options", "scene_selection",
-           "resolution_value", "matrix_value", "encoder_preset_option", "voice_option"]
+__all__ = ["lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
+           "whole_render_options", "scene_selection", "resolution_value", "matrix_value", "encoder_preset_option",
+           "voice_option"]
 
 
 def _choice(kind: str, known):
@@ -55,6 +56,10 @@ def resolution_value(ctx, param, text):
 
 lang_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
                            help=f"Language of on-screen text and subtitles: {', '.join(LANGUAGES)}.")
+page_lang_option = click.option(
+    "--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
+    help=f"The language of index.html, the page a reader opens first ({', '.join(LANGUAGES)}); a page for "
+         "every language (index.<lang>.html) is built from whatever was rendered.")
 theme_option = click.option("--theme", default=DEFAULT_THEME, show_default=True, callback=_choice("theme", tuple(THEMES)),
                             help="dark (lecture video) or light (white background for blogs).")
 langs_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True,
@@ -104,13 +109,19 @@ scene_arguments = [
 ]
 
 
-def render_options(function):
-    """Every option a rendering command takes (render, still, gif, lecture)."""
+def render_options(function, split: bool = True):
+    """Every option a rendering command takes (render, lecture); ``split=False`` leaves out --split,
+    which only videos use (still, gif)."""
     for option in reversed([quality_option, resolution_option, langs_option, themes_option, out_option, set_option,
-                            spec_option, jobs_option, scheduler_option, split_option, force_option, quiet_option,
-                            verbose_option]):
+                            spec_option, jobs_option, scheduler_option, *([split_option] if split else []),
+                            force_option, quiet_option, verbose_option]):
         function = option(function)
     return function
+
+
+def whole_render_options(function):
+    """The options of a command whose outputs render whole (still, gif): all but --split."""
+    return render_options(function, split=False)
 
 
 def with_scene_arguments(function):

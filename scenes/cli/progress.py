@@ -104,6 +104,11 @@ def batch_title(total: int, matrix: tuple[int, int, int] | None, where: str | No
     return f"{title} on {where}" if where else title
 
 
-def summary_line(results: list[RenderResult], out_dir) -> str:
+def summary_line(results: list[RenderResult], out_dir, site_hint: bool = False) -> str:
+    """``done: 1 made, 0 cached, 0 failed → renders``; with ``site_hint`` and anything made, how to
+    refresh the site, which rendering does not."""
     counts = {status: sum(r.status == status for r in results) for status in ("made", "cached", "failed")}
-    return f"done: {counts['made']} made, {counts['cached']} cached, {counts['failed']} failed → {out_dir}"
+    line = f"done: {counts['made']} made, {counts['cached']} cached, {counts['failed']} failed → {out_dir}"
+    if site_hint and counts["made"]:
+        line += f"; `normgeo site --out {out_dir}` puts them on the site"
+    return line

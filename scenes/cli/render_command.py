@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import encoder_preset_option, render_options, scene_selection, voice_option, with_scene_arguments
+from scenes.cli.options import (encoder_preset_option, render_options, scene_selection, voice_option,
+                                whole_render_options, with_scene_arguments)
 from scenes.cli.rendering import render_and_report
 from scenes.render.checks import check_format, check_transparency
+from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, frames_for_width, parse_size
 from scenes.render.voice.checks import check_voice
-from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, parse_size
 
 __all__ = ["render_command", "still_command", "gif_command"]
 
@@ -23,8 +24,9 @@ __all__ = ["render_command", "still_command", "gif_command"]
 @voice_option
 @reports_bad_input
 def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voice, resolution, quality, **common) -> None:
-    """Render scenes (default: all) to video with subtitles (.srt and .vtt) into the output folder;
-    with --voice, narrated (a GIF or PNG stays silent)."""
+    """Render scenes (default: all) into the output folder: videos (mp4, webm, mov) with subtitles
+    (.srt and .vtt), narrated with --voice; png (the final frame) and gif (the web animation) have no
+    subtitles and stay silent. Then `normgeo site` puts them on the site."""
     check_format(fmt)
     check_transparency(fmt, transparent)
     selected = scene_selection(scene_ids, all_scenes)
@@ -39,7 +41,7 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voic
 
 @click.command("still")
 @with_scene_arguments
-@render_options
+@whole_render_options
 @click.option("--transparent", is_flag=True, help="Transparent background.")
 @reports_bad_input
 def still_command(scene_ids, all_scenes, transparent, resolution, quality, **common) -> None:
@@ -50,7 +52,7 @@ def still_command(scene_ids, all_scenes, transparent, resolution, quality, **com
 
 @click.command("gif")
 @with_scene_arguments
-@render_options
+@whole_render_options
 @click.option("--width", type=click.IntRange(64, 3840), default=640, show_default=True, help="GIF width in pixels.")
 @click.option("--fps", type=click.IntRange(1, 60), default=15, show_default=True, help="GIF frame rate.")
 @click.option("--loop", type=click.IntRange(0, 65535), default=0, show_default=True, help="Loop count (0 = forever).")
@@ -76,6 +78,6 @@ def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, fmt, lossless
             budget = parse_size(max_size)
         except ValueError:
             raise UsageProblem(f"--max-size expects a size such as 2MB or 500k, got {max_size!r}") from None
-    settings = RenderSettings(quality, fmt, False, resolution)
+    settings = RenderSettings(quality, fmt, False, frames_for_width(width, quality, resolution))
     options = GifOptions(width, fps, loop, budget, fmt, lossless)
     render_and_report(scene_selection(scene_ids, all_scenes), settings, gif=options, **common)

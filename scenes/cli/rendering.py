@@ -18,10 +18,11 @@ def render_and_report(scene_ids: list[str], settings: RenderSettings, *, lang: t
                       theme: tuple[str, ...], out_dir: Path, assignments: tuple[str, ...], spec_file: Path | None,
                       jobs: int | None, scheduler: str | None = None, split: int = 1, force: bool, quiet: bool,
                       verbose: bool, still: bool = False, gif: GifOptions | None = None,
-                      exit_on_failure: bool = True):
+                      exit_on_failure: bool = True, site_hint: bool = True):
     """The pipeline's batch (:mod:`scenes.render.matrix`) of every language × theme × scene, with a
     progress display and a summary; exit 1 if any job failed (the others still render), 130 on
-    Ctrl-C. Results are in the order language, theme, scene."""
+    Ctrl-C. Results are in the order language, theme, scene. ``site_hint``: the summary says how to
+    put what was made on the site (the lecture refreshes the site itself)."""
     from scenes.render.matrix import batch_jobs, render_batch  # (Manim loads only when a command renders)
 
     langs, themes = _as_tuple(lang), _as_tuple(theme)
@@ -39,7 +40,7 @@ def render_and_report(scene_ids: list[str], settings: RenderSettings, *, lang: t
         click.echo(f"normgeo: interrupted{note}; finished files are kept and recorded, unfinished ones were discarded",
                    err=True)
         sys.exit(130)
-    reporter.console.print(summary_line(results, out_dir))
+    reporter.console.print(summary_line(results, out_dir, site_hint=site_hint))
     if exit_on_failure and any(result.status == "failed" for result in results):
         sys.exit(1)
     return results

@@ -7,14 +7,19 @@ from pathlib import Path
 import click
 
 from scenes.cli.errors import reports_bad_input
-from scenes.cli.options import lang_option, out_option
+from scenes.cli.options import out_option, page_lang_option
 from scenes.render.checks import check_output_folder
+from scenes.render.errors import InputError
+from scenes.render.manifest import MANIFEST_NAME
 from scenes.render.site.publish import publish_site
 
 __all__ = ["site_command", "gallery_command"]
 
 
 def _build(out_dir: Path, site_dir: Path | None, lang: str) -> None:
+    if not (Path(out_dir) / MANIFEST_NAME).is_file():
+        raise InputError(f"{out_dir} holds no {MANIFEST_NAME}: nothing was rendered there "
+                         "(render first, e.g. `normgeo render`, or pass the folder you rendered into with --out)")
     report = publish_site(check_output_folder(out_dir), site_dir, lang)
     click.echo(f"site: {report.site_dir / 'index.html'} ({report.scenes} scenes, {report.media_files} media files, "
                f"{report.total_bytes / 1e6:.1f} MB); presenter mode: {report.site_dir / 'present.html'}")
@@ -24,7 +29,7 @@ def _build(out_dir: Path, site_dir: Path | None, lang: str) -> None:
 @out_option
 @click.option("--site", "site_dir", type=click.Path(path_type=Path), default=None,
               help="Where to write the site (default: <out>/site).")
-@lang_option
+@page_lang_option
 @reports_bad_input
 def site_command(out_dir: Path, site_dir: Path | None, lang: str) -> None:
     """Build a static site from what the output folder holds: per scene its video with subtitles,

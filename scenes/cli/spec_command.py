@@ -4,16 +4,57 @@ from __future__ import annotations
 
 import json
 import typing
+from pathlib import Path
+from typing import Literal, get_args, get_origin
 
 import click
 
 from scenes.cli.errors import reports_bad_input
 from scenes.cli.options import lang_option
 from scenes.kit.registry import entry
-from scenes.kit.spec import as_setting_text, type_description
-from scenes.kit.text import message
+from scenes.kit.spec import Vector, Vectors, as_setting_text
+from scenes.kit.text import fill, message, text_file
 
 __all__ = ["spec_command", "describe_settings"]
+
+
+WORDS = Path(__file__).with_name("spec_words.toml")
+
+
+def words(key: str, lang: str, **values) -> str:
+    """A line of ``spec_words.toml`` in ``lang``, plurals by CLDR."""
+    return fill(text_file(WORDS).template(key, lang), lang, values)
+
+
+def exact(bound) -> str:
+    """A range bound as ``--set`` takes it, every digit kept (no 4.29497e+09).
+
+    >>> exact(4294967295), exact(1e6), exact(0.1), exact(1e-12)
+    ('4294967295', '1000000', '0.1', '1e-12')
+    """
+    if isinstance(bound, int) or float(bound).is_integer():
+        return str(int(bound))
+    return repr(float(bound))
+
+
+def type_words(hint, lang: str) -> str:
+    """What a value of this type looks like, in ``lang``."""
+    if get_origin(hint) is Literal:
+        return words("type.literal", lang, values=", ".join(str(a) for a in get_args(hint)))
+    if get_origin(hint) is tuple and get_args(hint)[0] in (int, float) and hint not in (Vector, Vectors):
+        return words("type.ints" if get_args(hint)[0] is int else "type.floats", lang)
+    key = {int: "int", float: "float", bool: "bool", str: "str", Vectors: "vectors", Vector: "vector"}.get(hint)
+    return words(f"type.{key}", lang) if key else str(hint)
+
+
+def _allowed(low, high, items, lang: str) -> str:
+    allowed = []
+    if low is not None or high is not None:
+        allowed.append(f"{'' if low is None else exact(low)} … {'' if high is None else exact(high)}".strip())
+    if items is not None:
+        allowed.append(words("items", lang, n=items[0]) if items[0] == items[1]
+                       else words("items-range", lang, low=str(items[0]), high=str(items[1])))
+    return ", ".join(allowed)
 
 
 def describe_settings(scene_id: str, lang: str) -> list[dict]:
@@ -23,16 +64,11 @@ def describe_settings(scene_id: str, lang: str) -> list[dict]:
     rows = []
     for setting in spec_type.settings():
         low, high, items = (setting.metadata.get(k) for k in ("low", "high", "items"))
-        allowed = []
-        if low is not None or high is not None:
-            allowed.append(f"{'' if low is None else f'{low:g}'} … {'' if high is None else f'{high:g}'}".strip())
-        if items is not None:
-            allowed.append(f"{items[0]}–{items[1]} values" if items[0] != items[1] else f"{items[0]} values")
         rows.append({
             "name": setting.name,
-            "type": type_description(hints[setting.name]),
+            "type": type_words(hints[setting.name], lang),
             "default": as_setting_text(setting.default),
-            "allowed": ", ".join(allowed),
+            "allowed": _allowed(low, high, items, lang),
             "description": message(scene_id, f"spec.{setting.name}", lang),
         })
     return rows
@@ -49,9 +85,9 @@ def spec_command(scene_id: str, lang: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{scene_id}: {len(rows)} settings (normgeo render {scene_id} --set KEY=VALUE)\n")
+    click.echo(words("header", lang, scene=scene_id, n=len(rows)) + "\n")
     for row in rows:
-        allowed = f"; allowed {row['allowed']}" if row["allowed"] else ""
+        allowed = "; " + words("allowed", lang, allowed=row["allowed"]) if row["allowed"] else ""
         click.echo(f"  {row['name']} = {row['default']}")
         click.echo(f"      {row['type']}{allowed}")
         click.echo(f"      {row['description']}")

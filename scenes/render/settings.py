@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["QUALITIES", "FORMATS", "X264_PRESETS", "DEFAULT_ENCODER_PRESET", "MANIM_ENCODER_PRESET", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution"]
+from scenes.render.errors import InputError
+
+__all__ = ["QUALITIES", "FORMATS", "X264_PRESETS", "DEFAULT_ENCODER_PRESET", "MANIM_ENCODER_PRESET", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution", "frames_for_width"]
 
 # Manim's presets: flag → (manim quality name, label used in file names).
 QUALITIES = {
@@ -113,3 +115,23 @@ def parse_size(text: str) -> int:
     if value <= 0:
         raise ValueError("size must be positive")
     return int(value * factor)
+
+
+def frames_for_width(width: int, quality: str, resolution: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The frame size a web animation ``width`` pixels wide is rendered at: the quality's own when
+    it is wide enough (None), else the smallest preset size that is (the quality's frame rate is
+    kept); an explicit ``--resolution`` narrower than ``width`` is refused in one line.
+
+    >>> frames_for_width(640, "l", None), frames_for_width(1001, "l", None), frames_for_width(3840, "m", None)
+    (None, (1280, 720), (3840, 2160))
+    >>> frames_for_width(160, "l", (192, 108))
+    (192, 108)
+    """
+    if resolution is not None:
+        if resolution[0] < width:
+            raise InputError(f"--width {width} is wider than the frames (--resolution {resolution[0]}x{resolution[1]}): "
+                             f"give a --resolution at least {width} pixels wide, or a smaller --width")
+        return resolution
+    if PRESET_SIZES[quality][0] >= width:
+        return None
+    return next(size for size in PRESET_SIZES.values() if size[0] >= width)

@@ -67,6 +67,7 @@ def test_a_budget_no_gif_can_meet_is_refused_and_leaves_nothing(run, tmp_path):
     result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "2k", "--out", tmp_path)
     assert result.exit_code == 1
     assert "cannot be met" in result.output and "the smallest GIF" in result.output and "1 failed" in result.output
+    assert "BudgetNotMet" not in result.output and "Error:" not in result.output
     assert not list(tmp_path.rglob("*.gif")) and not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
 
 
@@ -141,3 +142,20 @@ def test_quiet_prints_nothing_and_render_format_gif_uses_the_gif_pipeline(run, t
     gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.192px.gif"
     record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][gif.relative_to(tmp_path).as_posix()]
     assert record["gif"]["ssim"] >= 0.98
+
+
+def test_a_gif_wider_than_the_asked_resolution_is_refused_in_one_line(run, tmp_path):
+    result = run("gif", "scale-invariance", "--width", 300, "--resolution", "192x108", "--out", tmp_path)
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "--width 300 is wider than the frames" in result.output and not list(tmp_path.rglob("*.gif"))
+
+
+@pytest.mark.render
+def test_a_gif_wider_than_480p_is_rendered_from_frames_that_wide(run, tmp_path):
+    """--width 1001 (wider than the default 854×480 frames): the GIF is 1001 pixels wide, not 854."""
+    from PIL import Image
+
+    result = run("gif", "scale-invariance", "--width", 1001, "--fps", 2, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    (gif,) = tmp_path.rglob("*.gif")
+    assert gif.name.endswith(".1001px.gif") and Image.open(gif).size[0] == 1001

@@ -85,6 +85,11 @@ def failing(job, scratch, verbose):
         with open(os.environ["NORMGEO_TEST_TRIES"], "a") as tries:
             tries.write("try\\n")
         raise RuntimeError("planted failure")
+    if job.scene_id == "sphere-radii" and job.spec.lang == "ru":  # a setting no worker can meet
+        from scenes.render.errors import InputError
+        with open(os.environ["NORMGEO_TEST_TRIES"] + ".refused", "a") as tries:
+            tries.write("try\\n")
+        raise InputError("planted refusal: --max-size cannot be met")
     return real(job, scratch, verbose)
 
 
@@ -161,6 +166,16 @@ def test_a_job_failing_on_every_try_is_reported_and_the_others_finish(cluster, t
     assert (tmp_path / "scale-invariance" / "scale-invariance.en.light.192x108p15.png").is_file()
     assert not (tmp_path / "sphere-radii").exists()
     assert len(cluster.tries.read_text().splitlines()) == 3  # Dask's retries=2
+
+
+def test_a_setting_no_worker_can_meet_is_refused_after_one_try_with_its_own_message(cluster, tmp_path):
+    """An InputError on a worker (e.g. a GIF budget below the smallest GIF) is not retried: trying
+    again elsewhere would fail the same way, three times as slowly; the summary shows its message
+    without a class name."""
+    result = run("still", "sphere-radii", "--lang", "ru", *TINY, "--scheduler", cluster.address, "--out", tmp_path)
+    assert result.exit_code == 1
+    assert "planted refusal: --max-size cannot be met" in result.output and "InputError" not in result.output
+    assert len(cluster.tries.with_name("tries.refused").read_text().splitlines()) == 1
 
 
 def test_a_worker_killed_mid_job_has_its_job_rerun_elsewhere(cluster, tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scenes.render.errors import InputError
 from scenes.render.media.frames import png_frames
 from scenes.render.media.gif import encode_gif
 from scenes.render.media.gif_budget import fit_gif_to_size, smallest_reachable_size
@@ -19,8 +20,9 @@ from scenes.render.media.webp import encode_webp
 __all__ = ["make_animation", "BudgetNotMet", "ENCODERS"]
 
 
-class BudgetNotMet(RuntimeError):
-    """--max-size is below the smallest GIF these frames make; the message says how small that is."""
+class BudgetNotMet(InputError):
+    """--max-size is below the smallest GIF these frames make; the message says how small that is
+    (a setting the user chose, so the summary shows the message alone)."""
 
 
 def _gif(frames, target: Path, width: int, options) -> tuple[object, dict]:

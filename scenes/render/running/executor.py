@@ -18,7 +18,9 @@ running (:mod:`.handoff`: files in a folder here, Dask ``Variable`` objects ther
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -98,6 +100,17 @@ class Executor:
         self.close()
 
 
+def _quiet_on_interrupt() -> None:
+    """A pool process ends on SIGINT (the terminal's Ctrl-C, or the client passing one on) as a
+    plain exit: its scratch folder is cleaned up on the way out and no traceback is printed (the
+    client prints the one line)."""
+
+    def leave(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGINT, leave)
+
+
 class LocalExecutor(Executor):
     """``workers`` forked processes on this machine; with ``workers == 1`` the calls run one after
     another in this very process (nothing to start, and a debugger or a monkeypatch sees them).
@@ -127,7 +140,8 @@ class LocalExecutor(Executor):
     def _top_up(self) -> None:
         while self.queued and len(self.futures) < self.size:
             if self.pool is None:
-                self.pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("fork"))
+                self.pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("fork"),
+                                                initializer=_quiet_on_interrupt)
             key, fn, args = self.queued.pop(0)
             self.futures[self.pool.submit(fn, *args)] = key
             self.on_start(key)
@@ -163,9 +177,17 @@ class LocalExecutor(Executor):
                 self._top_up()
 
     def cancel(self) -> None:
+        """Cancel what has not started and interrupt what runs: a SIGINT sent to this process alone
+        (not its group) reaches the pool's processes too, so no render runs on to its end."""
         for future in self.futures:
             future.cancel()
         self.queued.clear()
+        if self.pool is not None:
+            for child in multiprocessing.active_children():
+                try:
+                    os.kill(child.pid, signal.SIGINT)
+                except (ProcessLookupError, TypeError):  # gone already, or not started
+                    pass
 
     def close(self) -> None:
         if self.pool is not None:

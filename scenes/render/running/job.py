@@ -87,13 +87,15 @@ class JobPayload:
 @dataclass(frozen=True)
 class Produced:
     """What a worker hands back for a job: its files as bytes by name in the output folder, the
-    scene's duration, extra manifest fields, the seconds it took and the worker's name."""
+    scene's duration, extra manifest fields, the seconds it took and the worker's name; ``refused``:
+    the one line of a setting the job cannot meet (returned, not raised, so Dask does not retry it)."""
 
     files: dict[str, bytes]
     duration: float
     extra: dict = field(default_factory=dict)
     seconds: float = 0.0
     worker: str = ""
+    refused: str | None = None
 
 
 def _versions() -> dict:

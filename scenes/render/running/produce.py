@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from scenes.render.errors import InputError
 from scenes.render.files import install_file
 from scenes.render.manifest import Manifest
 from scenes.render.manim_door import run_manim
@@ -30,11 +31,16 @@ __all__ = ["produce", "install", "install_or_fail", "render_job"]
 def produce(payload: JobPayload) -> Produced:
     """Render one job (given by :func:`job_payload`) in a scratch folder and return its files as
     bytes plus metadata. Runs on a worker; writes nothing outside its scratch folder. A failure raises
-    :class:`JobFailed` with a one-line reason (so that Dask may try it again elsewhere)."""
+    :class:`JobFailed` with a one-line reason (so that Dask may try it again elsewhere); a setting
+    the job cannot meet (an :class:`InputError`, e.g. a GIF budget) comes back as ``refused`` at once,
+    since trying again elsewhere would only fail again."""
     started = time.monotonic()
     with worker_scratch("normgeo-") as scratch:
         job = job_from_payload(payload)
-        produced, video_seconds, extra = _render_with_manim(job, scratch, payload.verbose)
+        try:
+            produced, video_seconds, extra = _render_with_manim(job, scratch, payload.verbose)
+        except InputError as error:
+            return Produced({}, 0.0, seconds=time.monotonic() - started, worker=worker_name(), refused=str(error))
         files = {relative: Path(source).read_bytes() for source, relative in produced}
         return Produced(files, video_seconds, extra, time.monotonic() - started, worker_name())
 
@@ -42,6 +48,8 @@ def produce(payload: JobPayload) -> Produced:
 def install(job: RenderJob, digest: str, produced: Produced) -> RenderResult:
     """Install what a worker produced into ``job.out_dir`` (each file under a hidden name, then
     renamed) and record it in the manifest. Runs on the client."""
+    if produced.refused is not None:
+        raise InputError(produced.refused)
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="normgeo-install-"))
     try:

@@ -9,6 +9,8 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from scenes.render.errors import InputError
+
 __all__ = ["JobFailed", "failure_reason", "worker_scratch", "worker_name"]
 
 
@@ -21,8 +23,13 @@ class JobFailed(Exception):
 
 
 def failure_reason(error: BaseException) -> str:
-    """One line for the summary."""
-    return f"{type(error).__name__}: {error}".splitlines()[0]
+    """One line for the summary: a refused setting's own message, else the error's class and message.
+
+    >>> failure_reason(InputError("--max-size 2,000 bytes cannot be met")), failure_reason(OSError("disk full"))
+    ('--max-size 2,000 bytes cannot be met', 'OSError: disk full')
+    """
+    text = str(error) if isinstance(error, InputError) else f"{type(error).__name__}: {error}"
+    return (text.splitlines() or [type(error).__name__])[0]
 
 
 @contextmanager

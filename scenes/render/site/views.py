@@ -1,0 +1,106 @@
+"""What the page template gets for one scene in one language: its words, steps, cues and media,
+each media group in one language (``choose``), with the shown files' real language and theme."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from scenes.render.site.choose import (ANIMATION_KINDS, STILL_KINDS, VIDEO_KINDS, language_for, only_theme, pick,
+                                       real_themes)
+from scenes.render.site.model import LANGS, THEMES, WIDGET_SIZE, SiteMedia, SiteScene, SiteStep
+from scenes.render.site.placing import Placed
+from scenes.render.site.words import inline_math, kilobytes, read_cues
+
+__all__ = ["scene_view", "scene_text", "scene_steps", "shown_media"]
+
+Words = Callable[..., str]  # t(lang, key, **values)
+
+
+def scene_text(mapping: dict[str, str], lang: str, default_lang: str) -> str:
+    return mapping.get(lang) or mapping.get(default_lang) or next(iter(mapping.values()), "")
+
+
+def scene_steps(scene: SiteScene, lang: str, video_lang: str | None, default_lang: str) -> tuple[str, list[SiteStep]]:
+    """The narrated steps a page shows: its own language's, else those of the video shown, else the default's."""
+    for wanted in (lang, video_lang, default_lang, *LANGS):
+        if wanted and scene.steps.get(wanted):
+            return wanted, scene.steps[wanted]
+    return lang, []
+
+
+def shown_media(scene: SiteScene, lang: str, default_lang: str) -> dict[str, dict[str, SiteMedia]]:
+    """kind → theme → the file shown on ``lang``'s page, every group in one language."""
+    shown = {}
+    for kinds in (VIDEO_KINDS, STILL_KINDS, ANIMATION_KINDS):
+        group_lang = language_for(scene.media, kinds, lang, default_lang)
+        for kind in kinds:
+            shown[kind] = pick(scene.media, kind, group_lang)
+    return shown
+
+
+def _size(item: SiteMedia | None) -> tuple[int, int] | None:
+    if item is None or not item.width or not item.height:
+        return None
+    return (int(item.width), int(item.height))
+
+
+def _first(picked: dict[str, SiteMedia]) -> SiteMedia | None:
+    return picked.get("dark") or picked.get("light")
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _media_view(scene: SiteScene, shown: dict[str, dict[str, SiteMedia]], placed: Placed, lang: str, t: Words) -> dict:
+    def urls(picked: dict[str, SiteMedia]) -> dict[str, str]:
+        return {theme: placed.url(scene, picked.get(theme)) for theme in THEMES} if picked else {}
+
+    animation = shown["gif"] or shown["webp"]
+    view = {kind: urls(shown[kind]) for kind in ("video", "still", "gif", "loop", "subtitles")}
+    view.update({f"{kind}_size": _size(_first(shown[kind])) for kind in ("video", "still", "gif", "loop")})
+    view["animation"] = urls(animation)
+    view["animation_size"] = _size(_first(animation))
+    view["animations"] = [{"kind": kind, "urls": urls(shown[kind]),
+                           "size": t(lang, "page.kilobytes", size=kilobytes(_first(shown[kind]).size_bytes, lang))}
+                          for kind in ANIMATION_KINDS if shown[kind]]
+    view["poster"] = ({theme: placed.poster(scene, item) for theme, item in shown["video"].items()}
+                      if shown["video"] else {})
+    # what each shown file really is, so the page can say when it shows another theme or language
+    view["media"] = {kind: {"lang": _first(picked).lang, "themes": real_themes(picked)}
+                     for kind, picked in shown.items() if picked}
+    view["only_theme"] = {kind: only_theme(picked) for kind, picked in shown.items() if picked}
+    return view
+
+
+def _cues(shown: dict[str, dict[str, SiteMedia]], steps: list[SiteStep], steps_lang: str) -> tuple[list, str]:
+    subtitles = _first(shown["subtitles"])
+    if subtitles is not None:
+        return read_cues(Path(subtitles.source)), subtitles.lang
+    return [(s.start, s.end, s.text) for s in steps], steps_lang
+
+
+def scene_view(scene: SiteScene, lang: str, default_lang: str, placed: Placed, t: Words) -> dict:
+    """The template's data for ``scene`` on ``lang``'s page."""
+    shown = shown_media(scene, lang, default_lang)
+    video_lang = _first(shown["video"]).lang if shown["video"] else None
+    steps_lang, steps = scene_steps(scene, lang, video_lang, default_lang)
+    cues, cue_lang = _cues(shown, steps, steps_lang)
+    shown_langs = [_first(picked).lang for picked in shown.values() if picked] + ([steps_lang] if steps else [])
+    other = next((code for code in (default_lang, *LANGS) if code != lang and code in shown_langs), None)
+    view = {
+        "id": scene.id,
+        "title": inline_math(scene_text(scene.titles, lang, default_lang)),
+        "description": inline_math(scene_text(scene.descriptions, lang, default_lang)),
+        "steps": [{"start": s.start, "end": s.end, "text": s.text, "clock": _clock(s.start)} for s in steps],
+        "cues": [[round(a, 3), round(b, 3), c] for a, b, c in cues],
+        "cue_lang": cue_lang,
+        "widget": scene.widget,
+        "other_lang": t(lang, "page.other-language", language=t(other, "page.lang-name"), id=scene.id, code=lang)
+        if other else "",
+        "widget_size": WIDGET_SIZE.get(scene.widget or "", (0, 0)),
+    }
+    view.update(_media_view(scene, shown, placed, lang, t))
+    return view
