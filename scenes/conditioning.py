@@ -28,6 +28,10 @@ class ConditioningSpec(SceneSpec):
     steps_drawn: int = setting(30, low=2, high=200)
 
     def validate(self) -> None:
+        if self.large_scale > 1e6 * self.small_scale:
+            raise SpecError(f"large_scale: must be at most 10⁶ times small_scale ({as_setting_text(self.small_scale)}): "
+                            f"the descent's step count grows as κ = (large/small)² (over 7·10¹² steps at 10⁶; "
+                            f"not finite in float64 at 10¹²), got {as_setting_text(self.large_scale)}")
         if not 10 * self.small_scale <= self.large_scale:
             raise SpecError(f"large_scale: must be at least 10 times small_scale ({as_setting_text(self.small_scale)}): "
                             f"the scene shows features of very different scales, got {as_setting_text(self.large_scale)}")
