@@ -52,9 +52,14 @@ def _read(path: str, stamp: tuple[int, int]) -> States:
     return read_states(path)
 
 
+def states_path(source: str, default: str) -> Path:
+    """The file ``source`` names, or the shipped ``default`` when it is empty."""
+    return Path(source).expanduser() if source else STATES_DIR / default
+
+
 def load_states(source: str, default: str) -> States:
     """The states file ``source`` (or the shipped ``default``), read once per version of the file."""
-    path = Path(source).expanduser() if source else STATES_DIR / default
+    path = states_path(source, default)
     try:
         stat = path.stat()
     except OSError:
@@ -91,6 +96,9 @@ class RealStatesSpec(SceneSpec):
 
     def states(self) -> States:
         return load_states(self.source, self.default_file)
+
+    def input_files(self) -> tuple[Path, ...]:
+        return (states_path(self.source, self.default_file),)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import math
 import re
 import typing
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Literal, get_args, get_origin
 
 import numpy as np
@@ -285,6 +286,11 @@ class SceneSpec:
     def settings_dict(self) -> dict:
         """``as_dict`` without language and theme: what makes a render custom."""
         return {f.name: _plain(getattr(self, f.name)) for f in self.settings()}
+
+    def input_files(self) -> tuple[Path, ...]:
+        """Files the render reads besides the code (a user's states file): the cache hashes their
+        bytes, so a file changed in place is rendered again, never served stale."""
+        return ()
 
 
 def _check_declared_range(spec_field: dataclasses.Field, value) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scenes.render.gif_encoder import encode_gif
+from scenes.render.media.gif import encode_gif
 
 
 def frames(delays_s):

@@ -7,6 +7,7 @@ import typing
 
 import pytest
 
+from normgeo_models.states_file import write_states
 from scenes.kit.registry import SCENES
 from scenes.kit.spec import SpecError
 from scenes.radial_projection import RadialProjectionSpec
@@ -50,15 +51,25 @@ def test_equal_specs_written_two_ways_share_a_tag():
     assert spec_tag(a) == spec_tag(b)
 
 
-def alternatives(spec_type, name):
+def alternatives(spec_type, name, folder):
     """More candidates where other_value finds none: the other choices of a Literal, neighbours of
-    an int (which a cross-field rule such as "groups divide features" may refuse), a shorter tuple."""
+    an int (which a cross-field rule such as "groups divide features" may refuse, or a seed the
+    spec refuses because its training diverges), a shorter tuple, two states files cut from the
+    shipped one (written into ``folder``)."""
     hint = typing.get_type_hints(spec_type)[name]
-    default = getattr(spec_type(), name)
+    spec = spec_type()
+    default = getattr(spec, name)
     if typing.get_origin(hint) is typing.Literal:
         return [choice for choice in typing.get_args(hint) if choice != default]
+    if isinstance(default, bool):
+        return []
     if isinstance(default, int):
-        return [default * 2, default + 2, default // 2, default - 2]
+        return [default * 2, default + 2, default // 2, default - 2, *range(default + 3, default + 60)]
+    if name == "source":
+        states = spec.states()
+        cuts = {"first": states.layers[:-1], "last": states.layers[1:]}
+        return [str(write_states(folder / f"without-{cut}.safetensors", dataclasses.replace(states, layers=kept)))
+                for cut, kept in cuts.items()]
     if isinstance(default, tuple):
         return [tuple(reversed(default)), default[:-1], default[1:], (*default, default[-1])]
     return []
@@ -68,13 +79,13 @@ FIELDS = [(scene_id, f.name) for scene_id, spec_type in SPEC_TYPES.items() for f
 
 
 @pytest.mark.parametrize(("scene_id", "name"), FIELDS, ids=[f"{s}.{n}" for s, n in FIELDS])
-def test_changing_any_one_setting_changes_the_tag(scene_id, name):
+def test_changing_any_one_setting_changes_the_tag(scene_id, name, tmp_path):
     """For every setting of every scene: the default, and a spec with that one setting changed,
     and (where a third value exists) another change of the same setting, all get distinct names."""
     spec_type = SPEC_TYPES[scene_id]
     default = spec_type()
     value = other_value(spec_type, name)
-    for candidate in alternatives(spec_type, name):
+    for candidate in alternatives(spec_type, name, tmp_path):
         if value != getattr(default, name):
             break
         try:
@@ -89,7 +100,7 @@ def test_changing_any_one_setting_changes_the_tag(scene_id, name):
     names = {artifact_name(scene_id, spec, RenderSettings("l", "mp4")) for spec in (default, changed)}
     assert len(names) == 2
     third = []
-    for candidate in alternatives(spec_type, name):
+    for candidate in alternatives(spec_type, name, tmp_path):
         try:
             other = dataclasses.replace(default, **{name: candidate})
         except SpecError:

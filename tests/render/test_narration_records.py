@@ -16,7 +16,7 @@ LINES = {"say.first": "One short line.", "say.second": "Another line, a little l
 class Narrated(NormGeoScene):
     scene_id = "radial-projection"  # any scene's text file; the lines are the test's own
 
-    def words(self, key: str, **values) -> str:
+    def words(self, key: str, when=None, **values) -> str:
         return LINES[key]
 
     def construct(self):

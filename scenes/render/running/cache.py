@@ -47,6 +47,8 @@ def input_hash(job: RenderJob) -> str:
     }
     if job.settings_for_output.narrated:  # the voice's model file or the scene's recordings, by content
         meta["voice"] = voice_fingerprint(job.settings_for_output.voice, job.scene_id, job.spec.lang)
+    for path in job.spec.input_files():  # a user's file, by content: changed in place, rendered again
+        digest.update(path.read_bytes())
     digest.update(json.dumps(meta, sort_keys=True).encode())
     return digest.hexdigest()
 
