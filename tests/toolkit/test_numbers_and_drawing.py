@@ -277,4 +277,4 @@ def test_shared_text_comes_from_the_common_file():
 
     assert message("radial-projection", "common.unit-circle", "en") == "unit circle"
     assert message("layernorm-2d", "common.unit-circle", "ru") == "единичная окружность"
-    assert message("radial-projection", "title", "zh") == "归一化是一次径向投影"
+    assert message("radial-projection", "title", "zh") == "L2 与 RMSNorm：径向投影"
