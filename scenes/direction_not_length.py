@@ -21,7 +21,7 @@ SAME_POINT = 1e-9
 
 @dataclass(frozen=True)
 class DirectionNotLengthSpec(SceneSpec):
-    """x; y, a longer vector along x; z, a vector in another direction (the source's example)."""
+    """x; y, a positive multiple of x of another length; z, a vector in another direction (the source's example)."""
 
     x: Vector = setting((3.0, 4.0), items=(2, 2))
     y: Vector = setting((6.0, 8.0), items=(2, 2))
@@ -33,6 +33,9 @@ class DirectionNotLengthSpec(SceneSpec):
         px, py, pz = l2_normalize(np.array([self.x, self.y, self.z], dtype=float))
         if distance(px, py) > 1e-6:
             raise SpecError("y: must point the same way as x (a positive multiple of it) to show the merge")
+        lx, ly = euclidean_norm(np.array([self.x, self.y], dtype=float))
+        if abs(lx - ly) <= 1e-6 * max(lx, ly):
+            raise SpecError("y: must differ from x in length (a multiple other than 1) for the lengths to be what differs")
         if distance(px, pz) < 1e-3:
             raise SpecError("z: must point in another direction than x to show a difference that survives")
 

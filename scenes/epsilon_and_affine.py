@@ -44,8 +44,9 @@ AFFINE_VIEW = {"phi": 62 * DEGREES, "theta": 95 * DEGREES}
 FACE_ON = dict(zip(("phi", "theta"), view_angles(ones_direction(3)), strict=True))
 CURVE_SAMPLES = 120
 SHORTFALL = 0.05  # "falls visibly inside": more than 5 % short of √n
-# y = β + γ ⊙ x̂ and the set it lives on (Typst math; the same in every language).
-OUTPUT_SET = "y = beta + gamma dot.o hat(x) quad in quad beta + gamma dot.o (S inter H)"
+# y = β + γ ⊙ x̂ and the set it lies on at ε = 0 (Typst math; the same in every language). The spec's
+# ε is always > 0, where the outputs fall inside that set: the formula carries its condition.
+OUTPUT_SET = "y = beta + gamma dot.o hat(x) quad in quad beta + gamma dot.o (S inter H) quad (epsilon = 0)"
 PLOT_WIDTH, PLOT_HEIGHT = 3.5, 1.9
 COLUMN = 4.0  # width of the text columns beside the geometry
 

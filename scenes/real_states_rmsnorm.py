@@ -56,7 +56,8 @@ class RealStatesRmsnorm(RealStatesScene):
         self.about = self.text("readout.model", font_size=SMALL_SIZE, **as_markup(self.intro_values))
         fit_width(self.about, 13.0).next_to(title, DOWN, buff=0.25).to_edge(LEFT, buff=EDGE)
         self.fix_in_frame(self.about)
-        quantized = "quantized" if "dequantized" in states.notes else "plain"
+        # the shipped file's scheme is known (Q4_1); a user's quantized file is said to be quantized only
+        quantized = ("quantized-" + ("user" if self.spec.source else "bundled")) if "dequantized" in states.notes else "plain"
         self.say("intro", FadeIn(title), FadeIn(self.about), run_time=1.0, hold=1.0,
                  lead=self.words(f"lead.{quantized}"), **self.intro_values)
 

@@ -47,8 +47,12 @@ def test_custom_vectors(media_dir):
 
 
 def test_spec_refuses_vectors_that_would_make_the_narration_false():
-    """y must be a positive multiple of x, and z must not be."""
+    """y must be a positive multiple of x other than x itself ("only their lengths differ"), and z
+    must not be along x."""
     with pytest.raises(SpecError, match="same way"):
         DirectionNotLengthSpec(y=(8.0, 6.0))
+    with pytest.raises(SpecError, match="differ from x in length"):
+        DirectionNotLengthSpec(y=(3.0, 4.0))
+    DirectionNotLengthSpec(y=(1.5, 2.0))  # shorter is another length: accepted
     with pytest.raises(SpecError, match="another direction"):
         DirectionNotLengthSpec(z=(0.3, 0.4))

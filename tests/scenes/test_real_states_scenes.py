@@ -110,3 +110,17 @@ def test_more_tokens_than_free_directions_are_not_said_to_be_too_few(tmp_path, m
     said = dict(zip((s.key for s in scene.steps), scene.narration))
     assert "cannot tell" not in said["dimension"] and "of at most 4 that 12 tokens can span" in said["dimension"]
     assert scene.drift_values["ratio"] == NumberFormat("en").number(medians(layers)[1] / medians(layers)[0], 1)
+
+
+def test_a_users_quantized_file_is_not_said_to_be_the_bundled_q4_1(tmp_path, media_dir):
+    """The shipped SmolLM2 file's scheme (Q4_1) is said only of it; a user's dequantized file is said
+    to be quantized, with no scheme the scene cannot know."""
+    rng = np.random.default_rng(5)
+    layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(6, 8)) * (1.0 + i))
+                   for i in range(2))
+    path = write_states(tmp_path / "q8.safetensors", States("q8_model", "a b c", layers, notes="dequantized from Q8_0"))
+    scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(path)), media_dir)
+    intro = dict(zip((s.key for s in scene.steps), scene.narration))["intro"]
+    assert "stored quantized" in intro and "Q4_1" not in intro
+    shipped = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(), media_dir)
+    assert "Q4_1" in dict(zip((s.key for s in shipped.steps), shipped.narration))["intro"]
