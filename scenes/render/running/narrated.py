@@ -31,7 +31,7 @@ def render_narrated(job: RenderJob, scratch: Path, verbose: bool) -> tuple[Manim
             speech = SceneSpeech(narrator, job.scene_id, job.spec.lang)
             output = run_manim(job.scene_id, job.spec, settings, scratch, verbose=verbose, speech=speech)
     except SpeechError as error:
-        raise JobFailed(f"{job.scene_id}: {error}") from None
+        raise JobFailed(str(error)) from None
     placed = [(start, speech.clips[step]) for step, start in output.spoken]
     voiced = output.artifact.with_name(f"voiced-{output.artifact.name}")
     add_sound_track(output.artifact, sound_track(placed, output.duration, TRACK_RATE), TRACK_RATE, voiced)

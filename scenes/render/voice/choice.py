@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from functools import cache
@@ -26,9 +27,11 @@ from pathlib import Path
 from scenes.render.errors import InputError
 
 __all__ = ["Voice", "NoVoice", "PiperVoiceFile", "FestivalVoice", "RecordingsFolder", "parse_voice", "check_language",
-           "bundled_piper_voice", "file_digest", "voice_fingerprint", "RECORDING_SUFFIXES"]
+           "bundled_piper_voice", "file_digest", "voice_fingerprint", "speech_timeout", "RECORDING_SUFFIXES",
+           "DEFAULT_TIMEOUT_SECONDS"]
 
 RECORDING_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
+DEFAULT_TIMEOUT_SECONDS = 120.0
 _USAGE = "use none, en, ru, piper:PATH.onnx or recordings:DIR"
 
 
@@ -122,6 +125,19 @@ def voice_fingerprint(text: str, scene_id: str, lang: str) -> str:
         if path.suffix in RECORDING_SUFFIXES:
             digest.update(path.name.encode() + b"\0" + file_digest(path).encode())
     return f"{voice.identity}:{digest.hexdigest()}"
+
+
+def speech_timeout() -> float:
+    """Seconds a synthesizer may take over one text before it is stopped (that render then fails):
+    ``$NORMGEO_SPEECH_TIMEOUT``, else 120; anything but a positive number is an InputError."""
+    text = os.environ.get("NORMGEO_SPEECH_TIMEOUT", "").strip()
+    try:
+        seconds = float(text) if text else DEFAULT_TIMEOUT_SECONDS
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise InputError(f"NORMGEO_SPEECH_TIMEOUT={text!r}: give the seconds a synthesizer may take, a number above 0")
+    return seconds
 
 
 def bundled_piper_voice() -> Path:

@@ -1,6 +1,6 @@
 """Speaking with Festival (``text2wave``, one process per text): a unit-selection voice, not a neural
-one; it gives no word times, so they come from the clip's voiced span split by characters. A
-Festival that fails or dies is a :class:`SpeechError` (that render fails)."""
+one. A Festival that fails, dies or takes longer than :func:`~.choice.speech_timeout` is a
+:class:`SpeechError` (that render fails)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ import tempfile
 from pathlib import Path
 
 from scenes.render.voice.audio_file import read_audio
-from scenes.render.voice.choice import FestivalVoice
+from scenes.render.voice.choice import FestivalVoice, speech_timeout
 from scenes.render.voice.clip import Clip, SpeechError, voiced_span, words_by_characters
 from scenes.render.voice.festival_text import festival_text
 
 __all__ = ["FestivalSpeaker"]
-
-_TIMEOUT_SECONDS = 300
 
 
 class FestivalSpeaker:
@@ -30,7 +28,7 @@ class FestivalSpeaker:
             source.write_text(festival_text(text), encoding="utf-8")
             command = ["text2wave", "-eval", f"(voice_{self.voice.name})", str(source), "-o", str(wave)]
             try:
-                done = subprocess.run(command, capture_output=True, timeout=_TIMEOUT_SECONDS, check=False)
+                done = subprocess.run(command, capture_output=True, timeout=speech_timeout(), check=False)
             except (OSError, subprocess.TimeoutExpired) as error:
                 raise SpeechError(f"Festival could not speak {text[:40]!r}: {error}") from None
             reason = _failure(done, wave)
