@@ -153,7 +153,7 @@ def test_festival_speaks_russian(tmp_path):
         clip = narrator.speech("s", "a", "ru", RU)
         again = narrator.speech("s", "a", "ru", RU)
         assert narrator.synthesized == 1
-    assert clip.rate == 16000 and clip.seconds > 2.0 and clip.words_from == "characters"
+    assert clip.rate == 16000 and clip.seconds > 2.0 and clip.words_from == "segments"
     assert clip.samples.tobytes() == again.samples.tobytes()
     assert_words_fit(clip, RU)
     assert_loudness(clip)

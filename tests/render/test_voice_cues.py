@@ -1,7 +1,7 @@
 """A narrated render's subtitles follow its speech: the WebVTT (and SRT) written by a real narrated
 render are read back and compared with the speech found in the rendered file's own audio (decoded
 AAC; a word begins where the energy rises after a silence), independently of the alignment the
-cues were made from."""
+cues were made from; Festival's word times against the onsets in its own wave."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from scenes.render.running.job import RenderJob
 from scenes.render.running.produce import render_job
 from scenes.render.settings import RenderSettings
 from scenes.render.specs import spec_class
-from scenes.render.voice.clip import text_words
+from scenes.render.voice.choice import parse_voice
+from scenes.render.voice.clip import WordTime, text_words, voiced_span
+from scenes.render.voice.festival_speaker import token_words
+from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.timed_text import TimedCue, compose_vtt, join_timed, parse_vtt
 from tests.render.test_voice_timing import _decoded_audio
 
@@ -98,3 +101,28 @@ def test_joined_cues_are_shifted_with_their_word_times_and_never_overlap():
     written = compose_vtt(joined)
     assert "<00:00:01.900>c" not in written  # a mark at or after its cue's end is left out
     assert parse_vtt(written)[1] == joined[1]
+
+
+RU_PAUSED = "Возьмём 24 случайных входа. Вычтем среднее, и каждый ляжет на прямую x + y = 0. Затем масштаб."
+
+
+def test_festival_word_times_follow_its_speech(tmp_path):
+    """Festival's segment times, against the onsets in the wave it wrote: every onset after a pause
+    is a word's start, and every word starts inside the clip's sound."""
+    with Narrator(parse_voice("ru"), tmp_path) as narrator:
+        clip = narrator.speech("s", "a", "ru", RU_PAUSED)
+    assert clip.words_from == "segments"
+    assert [word.word for word in clip.words] == text_words(RU_PAUSED)
+    onsets = speech_onsets(clip.samples, clip.rate, silence_s=0.1)
+    starts = np.array([word.start for word in clip.words])
+    assert len(onsets) >= 3
+    misses = np.array([np.min(np.abs(starts - onset)) for onset in onsets])
+    assert np.median(misses) <= 0.100 and np.max(misses) <= 0.200, misses
+    begin, end = voiced_span(clip.samples, clip.rate)
+    assert begin - 0.1 <= starts[0] <= begin + 0.1 and clip.words[-1].end <= clip.seconds
+    assert all(a.start <= b.start for a, b in zip(clip.words, clip.words[1:]))
+
+
+def test_festival_tokens_that_do_not_pair_up_give_no_word_times():
+    assert token_words("x + y", [(0.1, 0.2), (0.2, 0.3)], 1.0) is None  # three words, two tokens
+    assert token_words("x + y", [(0.1, 0.2), None, (0.3, 0.4)], 1.0)[1] == WordTime("+", 0.2, 0.2)

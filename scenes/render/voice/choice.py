@@ -68,7 +68,7 @@ class FestivalVoice:
 
     @property
     def identity(self) -> str:
-        return f"festival:{self.name}"
+        return f"festival:{self.name}:utterance"  # one utterance per text, word times from its segments
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ def _piper_file(model: Path) -> PiperVoiceFile:
 
 
 def _festival() -> FestivalVoice:
-    if shutil.which("text2wave") is None:
+    if shutil.which("festival") is None:
         raise InputError("--voice ru needs Festival with its Russian voice: apt-get install festival festvox-ru")
     voice = FestivalVoice()
     if not any(Path(root).is_dir() for root in _festival_voice_dirs(voice.name)):
