@@ -7,12 +7,12 @@ from pathlib import Path
 
 from scenes.kit.registry import entry
 from scenes.render.files import atomic_write_text, install_file
-from scenes.render.media.audio_mux import add_sound_track
 from scenes.render.media.video import concatenate_with_chapters, video_duration
 from scenes.render.running.job import RenderJob
 from scenes.render.names import lecture_name, spec_tag
 from scenes.render.subtitles import join_subtitles, srt_to_vtt
 from scenes.render.voice.audio_file import read_audio
+from scenes.render.voice.peak_checked import add_checked_sound_track
 from scenes.render.voice.timed_text import compose_srt, compose_vtt, join_timed, parse_vtt
 from scenes.render.voice.track import TRACK_RATE, place_samples
 
@@ -55,7 +55,7 @@ def join_lecture(jobs: list[RenderJob]) -> LectureResult:
         if jobs[0].settings.narrated:  # one continuous track: each scene's sound at its chapter's start
             track = place_samples([(start, read_audio(job.target)) for job, (start, _) in zip(jobs, spans)],
                                   spans[-1][1])
-            add_sound_track(partial, track, TRACK_RATE, voiced)
+            add_checked_sound_track(partial, track, TRACK_RATE, voiced)
             voiced.replace(partial)
         install_file(partial, target)
     finally:

@@ -12,12 +12,12 @@ from pathlib import Path
 from scenes.render.manim_door import run_manim
 from scenes.render.files import atomic_write_text
 from scenes.render.manim_door.run import ManimOutput
-from scenes.render.media.audio_mux import add_sound_track
 from scenes.render.running.job import RenderJob
 from scenes.render.running.worker import JobFailed
 from scenes.render.voice.choice import check_language, parse_voice
 from scenes.render.voice.clip import SpeechError
 from scenes.render.voice.narrator import Narrator
+from scenes.render.voice.peak_checked import add_checked_sound_track
 from scenes.render.voice.scene_speech import SceneSpeech
 from scenes.render.voice.timed_text import compose_srt, compose_vtt
 from scenes.render.voice.track import TRACK_RATE, sound_track
@@ -40,9 +40,10 @@ def render_narrated(job: RenderJob, scratch: Path, verbose: bool) -> tuple[Manim
         raise JobFailed(str(error)) from None
     placed = [(start, speech.clips[step]) for step, start in output.spoken]
     voiced = output.artifact.with_name(f"voiced-{output.artifact.name}")
-    add_sound_track(output.artifact, sound_track(placed, output.duration, TRACK_RATE), TRACK_RATE, voiced)
+    peak, gain_db = add_checked_sound_track(output.artifact, sound_track(placed, output.duration, TRACK_RATE), TRACK_RATE,
+                                            voiced)
     output, vtt = _timed_subtitles(output, speech, job.spec.lang)
-    extra = {"voice": voice.identity,
+    extra = {"voice": voice.identity, "true_peak_dbtp": round(peak, 2), "track_gain_db": round(gain_db, 2),
              "speech": [{"step": step, "start": round(start, 3), "seconds": round(speech.clips[step].seconds, 3),
                          "words_from": speech.clips[step].words_from} for step, start in output.spoken]}
     return output, voiced, vtt, extra
