@@ -15,11 +15,11 @@ from tests.render.test_voice_timing import _decoded_audio, _video
 
 
 def _hard_track(seconds: float) -> np.ndarray:
-    """Bursts of white noise (every frequency at once: the encoder's quantization noise adds to its
-    peaks), limited as a narrated track is before encoding."""
+    """Bursts of a 220 Hz sawtooth (a jump every period: the encoder rings on it), limited as a
+    narrated track is before encoding."""
     t = np.arange(int(seconds * TRACK_RATE)) / TRACK_RATE
-    noise = np.random.default_rng(7).standard_normal(len(t)) * np.sin(np.pi * (t % 0.5) / 0.5) ** 2
-    return limit_true_peak(noise / np.max(np.abs(noise)), TRACK_RATE, ENCODER_CEILING_DBTP).astype(np.float32)
+    saw = ((t * 220) % 1 - 0.5) * ((t % 0.5) < 0.25)
+    return limit_true_peak(saw / np.max(np.abs(saw)), TRACK_RATE, ENCODER_CEILING_DBTP).astype(np.float32)
 
 
 def test_an_overshooting_encode_is_done_again_lower(tmp_path):

@@ -1,11 +1,11 @@
 """A sound track muxed into a video with its true peak checked after encoding: lossy encoders (AAC,
-Opus) overshoot the peaks they are given, most where a limiter has packed many peaks at its ceiling
-(a speech track limited to −1.5 dBTP came back at −0.8 dBTP, one whose first word was limited hard at
-+1.5 dBTP), so the muxed file is decoded and measured, and while its true peak is above −1 dBTP the
-whole track is lowered by the excess (and 0.1 dB more) and encoded again. A gain, not a lower
-limiter ceiling: the encoder's error follows the signal's level, while limiting harder packs the
-peaks tighter and did not bring the overshoot down. The loudness drops by the same few tenths of a
-dB; the manifest's read-back says by how much."""
+Opus) overshoot the peaks they are given (with FFmpeg's default AAC coder, speech limited to −1.5
+dBTP came back at up to +1.5 dBTP, spikes where speech starts after silence; the fast coder, which the
+mux now uses, stayed under −1.3 dBTP on the same tracks, but a signal with hard edges still overshoots),
+so the muxed file is decoded and measured, and while its true peak is above −1 dBTP the whole track
+is lowered by the excess (and 0.1 dB more) and encoded again. A gain, not a lower limiter ceiling:
+limiting harder packs the peaks tighter and did not bring the overshoot down. The loudness drops by
+as much (the manifest records the gain and the peak read back)."""
 
 from __future__ import annotations
 
