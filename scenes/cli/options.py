@@ -14,7 +14,7 @@ from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET,
 
 __all__ = ["lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
            "whole_render_options", "scene_selection", "resolution_value", "matrix_value", "encoder_preset_option",
-           "voice_option"]
+           "voice_option", "silent_voice_option", "site_voice_option", "refuse_sound_for"]
 
 
 def _choice(kind: str, known):
@@ -99,6 +99,13 @@ voice_option = click.option(
     "--voice", "voice", default="none", show_default=True, metavar="VOICE",
     help="Narration: none; en (Piper, bundled voice); ru (Festival, unit selection); piper:PATH.onnx (a Piper "
          "voice file, with its .onnx.json); recordings:DIR (DIR/<scene>/<step>.<lang>.wav|flac|ogg|mp3).")
+silent_voice_option = click.option(
+    "--voice", "voice", default="none", hidden=True, metavar="VOICE",
+    help="Refused: a web animation has no sound track (narrate a video: `normgeo render --voice`).")
+site_voice_option = click.option(
+    "--voice", "voice", default="any", show_default=True, metavar="VOICE",
+    help="Which videos the pages play: any (a narrated one where the folder has one, else the silent one); "
+         "none (silent only); en, ru, piper:PATH.onnx or recordings:DIR (those narrated so, as given to render).")
 force_option = click.option("--force", is_flag=True, help="Render even if an identical render is already there.")
 quiet_option = click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 verbose_option = click.option("--verbose", is_flag=True, help="Show Manim's own log.")
@@ -142,3 +149,10 @@ def scene_selection(ids: tuple[str, ...], all_scenes: bool) -> list[str]:
         except UnknownSceneError as error:
             raise UsageProblem(str(error)) from None
     return list(dict.fromkeys(selected))
+
+
+def refuse_sound_for(what: str, voice: str) -> None:
+    """``--voice`` other than none on a format with no sound track: one line, exit 2."""
+    if voice.strip() != "none":
+        raise UsageProblem(f"--voice {voice}: {what} has no sound track, so it cannot be narrated "
+                           "(narrate a video: `normgeo render --voice`, mp4, webm or mov)")

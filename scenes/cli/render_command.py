@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import (encoder_preset_option, render_options, scene_selection, voice_option,
-                                whole_render_options, with_scene_arguments)
+from scenes.cli.options import (encoder_preset_option, refuse_sound_for, render_options, scene_selection,
+                                silent_voice_option, voice_option, whole_render_options, with_scene_arguments)
 from scenes.cli.rendering import render_and_report
 from scenes.render.checks import check_format, check_transparency
 from scenes.render.settings import ANIMATION_FORMATS, FORMATS, GifOptions, RenderSettings, frames_for_width, parse_size
@@ -30,10 +30,11 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voic
     check_format(fmt)
     check_transparency(fmt, transparent)
     selected = scene_selection(scene_ids, all_scenes)
-    if fmt not in ("gif", "png"):
+    if fmt in ("gif", "png"):
+        refuse_sound_for("a GIF" if fmt == "gif" else "a PNG still", voice)
+    else:
         voice = check_voice(voice, selected, tuple(common["lang"]), common["split"])
-    settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset, voice if fmt not in ("gif", "png")
-                              else "none")
+    settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset, voice)
     # GIFs always go through the lossless-frame pipeline of `normgeo gif` (with its defaults).
     gif = GifOptions(width=min(640, resolution[0] if resolution else 640)) if fmt == "gif" else None
     render_and_report(selected, settings, still=fmt == "png", gif=gif, **common)
@@ -63,9 +64,13 @@ def still_command(scene_ids, all_scenes, transparent, resolution, quality, **com
               help="gif; webp (animated WebP, lossy unless --lossless); mp4 (a small looping video for "
                    "<video autoplay muted loop playsinline>).")
 @click.option("--lossless", is_flag=True, help="Lossless WebP (with --format webp).")
+@silent_voice_option
 @reports_bad_input
-def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, fmt, lossless, resolution, quality, **common) -> None:
-    """A web animation (GIF by default) built from lossless frames, with its size and SSIM reported."""
+def gif_command(scene_ids, all_scenes, width, fps, loop, max_size, fmt, lossless, voice, resolution, quality,
+                **common) -> None:
+    """A web animation (GIF by default) built from lossless frames, with its size and SSIM reported
+    (silent: --voice is refused)."""
+    refuse_sound_for("a web animation (GIF, WebP or looping MP4)", voice)
     if fmt not in ANIMATION_FORMATS:
         raise UsageProblem(f"unknown format {fmt!r} for an animation; choose one of {', '.join(ANIMATION_FORMATS)}")
     if lossless and fmt != "webp":

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from scenes.cli.errors import reports_bad_input
-from scenes.cli.options import out_option, page_lang_option
+from scenes.cli.options import out_option, page_lang_option, site_voice_option
 from scenes.render.checks import check_output_folder
 from scenes.render.errors import InputError
 from scenes.render.manifest import MANIFEST_NAME
@@ -16,11 +16,19 @@ from scenes.render.site.publish import publish_site
 __all__ = ["site_command", "gallery_command"]
 
 
-def _build(out_dir: Path, site_dir: Path | None, lang: str) -> None:
+def _site_voice(voice: str) -> str | None:
+    """``--voice`` of the site as :func:`publish_site` takes it (None: any narration)."""
+    kind = voice.strip().partition(":")[0]
+    if voice.strip() in ("any", "none", "en", "ru") or (kind in ("piper", "recordings") and voice.partition(":")[2]):
+        return None if voice.strip() == "any" else voice.strip()
+    raise InputError(f"unknown voice {voice!r} for the site (use any, none, en, ru, piper:PATH.onnx or recordings:DIR)")
+
+
+def _build(out_dir: Path, site_dir: Path | None, lang: str, voice: str | None = None) -> None:
     if not (Path(out_dir) / MANIFEST_NAME).is_file():
         raise InputError(f"{out_dir} holds no {MANIFEST_NAME}: nothing was rendered there "
                          "(render first, e.g. `normgeo render`, or pass the folder you rendered into with --out)")
-    report = publish_site(check_output_folder(out_dir), site_dir, lang)
+    report = publish_site(check_output_folder(out_dir), site_dir, lang, voice)
     click.echo(f"site: {report.site_dir / 'index.html'} ({report.scenes} scenes, {report.media_files} media files, "
                f"{report.total_bytes / 1e6:.1f} MB); presenter mode: {report.site_dir / 'present.html'}")
 
@@ -30,11 +38,13 @@ def _build(out_dir: Path, site_dir: Path | None, lang: str) -> None:
 @click.option("--site", "site_dir", type=click.Path(path_type=Path), default=None,
               help="Where to write the site (default: <out>/site).")
 @page_lang_option
+@site_voice_option
 @reports_bad_input
-def site_command(out_dir: Path, site_dir: Path | None, lang: str) -> None:
-    """Build a static site from what the output folder holds: per scene its video with subtitles,
-    narrated text, still, GIF with embed snippets and live widget; presenter mode. Opens from disk."""
-    _build(out_dir, site_dir, lang)
+def site_command(out_dir: Path, site_dir: Path | None, lang: str, voice: str) -> None:
+    """Build a static site from what the output folder holds: per scene its video (the narrated one
+    where there is one) with subtitles, narrated text, still, GIF with embed snippets and live widget;
+    presenter mode. Opens from disk."""
+    _build(out_dir, site_dir, lang, _site_voice(voice))
 
 
 @click.command("gallery", hidden=True)

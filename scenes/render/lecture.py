@@ -7,12 +7,13 @@ from pathlib import Path
 
 from scenes.kit.registry import entry
 from scenes.render.files import atomic_write_text, install_file
-from scenes.render.media.audio_mux import add_sound_track
 from scenes.render.media.video import concatenate_with_chapters, video_duration
 from scenes.render.running.job import RenderJob
 from scenes.render.names import lecture_name, spec_tag
 from scenes.render.subtitles import join_subtitles, srt_to_vtt
 from scenes.render.voice.audio_file import read_audio
+from scenes.render.voice.peak_checked import add_checked_sound_track
+from scenes.render.voice.timed_text import compose_srt, compose_vtt, join_timed, parse_vtt
 from scenes.render.voice.track import TRACK_RATE, place_samples
 
 __all__ = ["lecture_path", "join_lecture", "LectureResult"]
@@ -41,7 +42,8 @@ class LectureResult:
 def join_lecture(jobs: list[RenderJob]) -> LectureResult:
     """Remux the rendered scene videos of ``jobs`` (no re-encode) into one MP4 with a chapter per
     scene titled in the lecture's language; write joined .srt and .vtt beside it. Narrated scenes
-    give one sound track, decoded and laid at each chapter's start, encoded once."""
+    give one sound track, decoded and laid at each chapter's start, encoded once, and their WebVTT
+    files' word timestamps are kept."""
     target = lecture_path(jobs)
     lang = jobs[0].spec.lang
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -53,14 +55,24 @@ def join_lecture(jobs: list[RenderJob]) -> LectureResult:
         if jobs[0].settings.narrated:  # one continuous track: each scene's sound at its chapter's start
             track = place_samples([(start, read_audio(job.target)) for job, (start, _) in zip(jobs, spans)],
                                   spans[-1][1])
-            add_sound_track(partial, track, TRACK_RATE, voiced)
+            add_checked_sound_track(partial, track, TRACK_RATE, voiced)
             voiced.replace(partial)
         install_file(partial, target)
     finally:
         partial.unlink(missing_ok=True)
         voiced.unlink(missing_ok=True)
+    _join_subtitles(jobs, spans, target)
+    return LectureResult(target, spans, video_duration(target))
+
+
+def _join_subtitles(jobs: list[RenderJob], spans: list[tuple[float, float]], target: Path) -> None:
+    if jobs[0].settings.narrated:  # the scenes' WebVTT files carry word times: join those, SRT from the same cues
+        cues = join_timed([(parse_vtt(job.target.with_suffix(".vtt").read_text(encoding="utf-8")), start)
+                           for job, (start, _) in zip(jobs, spans)])
+        atomic_write_text(target.with_suffix(".srt"), compose_srt(cues))
+        atomic_write_text(target.with_suffix(".vtt"), compose_vtt(cues))
+        return
     subtitles = join_subtitles([(job.target.with_suffix(".srt").read_text(encoding="utf-8"), start)
                                 for job, (start, _) in zip(jobs, spans)])
     atomic_write_text(target.with_suffix(".srt"), subtitles)
     atomic_write_text(target.with_suffix(".vtt"), srt_to_vtt(subtitles))
-    return LectureResult(target, spans, video_duration(target))

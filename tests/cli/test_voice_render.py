@@ -7,6 +7,7 @@ import json
 
 import av
 import pytest
+import srt
 
 from scenes.kit.registry import entry
 from scenes.render.lecture import join_lecture
@@ -15,6 +16,7 @@ from scenes.render.running.job import RenderJob
 from scenes.render.running.produce import render_job
 from scenes.render.settings import RenderSettings
 from scenes.render.specs import spec_class
+from scenes.render.voice.timed_text import parse_vtt
 from tests.render.test_voice import ebur128
 from tests.render.test_voice_timing import _decoded_audio
 
@@ -92,3 +94,11 @@ def test_a_narrated_lecture_keeps_one_track_and_its_chapters(tmp_path, monkeypat
     assert codec == "aac" and abs(len(samples) / rate - lecture.duration) < 0.2
     loudness, peak = ebur128(samples, rate)
     assert abs(loudness + 16.0) <= 0.5 and peak <= -1.0, (loudness, peak)
+    # the joined WebVTT keeps every scene's word timestamps, shifted to its chapter (the SRT has the same cues)
+    joined = parse_vtt(lecture.path.with_suffix(".vtt").read_text(encoding="utf-8"))
+    expected = [cue.shifted(round(start * 1000)) for job, (start, _) in zip(jobs, lecture.spans)
+                for cue in parse_vtt(job.target.with_suffix(".vtt").read_text(encoding="utf-8"))]
+    assert [(c.start, c.text, c.marks) for c in joined] == [(c.start, c.text, c.marks) for c in expected]
+    assert sum(len(c.marks) for c in joined) > 2 * len(joined)
+    plain = list(srt.parse(lecture.path.with_suffix(".srt").read_text(encoding="utf-8")))
+    assert [round(c.start.total_seconds() * 1000) for c in plain] == [c.start for c in joined]

@@ -90,8 +90,9 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
         produced, extra = make_animation(job, output, scratch)
         return produced, output.duration, extra | {"steps": output.steps}
     extra: dict = {}
+    vtt = None  # a narrated render's WebVTT has word timestamps; a silent one's is its SRT's cues
     if settings.narrated and not job.still:
-        output, video, extra = render_narrated(job, scratch, verbose)
+        output, video, vtt, extra = render_narrated(job, scratch, verbose)
     else:
         output = run_manim(job.scene_id, job.spec, settings, scratch, still=job.still, verbose=verbose)
         video = output.artifact
@@ -99,7 +100,7 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
     if output.subtitles is not None:
         srt_name = str(Path(job.relative_path).with_suffix(".srt"))
         produced.append((output.subtitles, srt_name))
-        produced.append((write_vtt_beside(output.subtitles), str(Path(srt_name).with_suffix(".vtt"))))
+        produced.append((vtt or write_vtt_beside(output.subtitles), str(Path(srt_name).with_suffix(".vtt"))))
     return produced, output.duration, extra | ({"steps": output.steps} if not job.still else {})
 
 

@@ -1,5 +1,10 @@
 """The site from what an output folder holds: its manifest's videos, subtitles, stills and GIFs, the
-narrated steps each render recorded, and the joined lecture videos, in lecture order."""
+narrated steps each render recorded, and the joined lecture videos, in lecture order.
+
+Where a scene (or the lecture) has a narrated video in a language, the page plays that one (with its
+subtitles, timed to the speech, and its steps) and not the silent one; ``voice`` chooses: None is
+any narration (the first narrated render the manifest lists), ``"none"`` silent videos only, a
+``--voice`` value (``en``, ``ru``, ``piper:…``) the videos narrated with it."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import av
 from scenes.kit.languages import LANGUAGES
 from scenes.kit.registry import SCENES
 from scenes.render.manifest import Manifest
+from scenes.render.names import voice_tag
 from scenes.render.site import WIDGET_FOR_SCENE, SiteLecture, SiteMedia, SiteReport, SiteScene, SiteStep, build_site
 
 __all__ = ["site_content", "publish_site"]
@@ -25,16 +31,34 @@ def _height(record: dict) -> int:
     return int(label.split("p")[0].split("x")[-1] or 0)
 
 
-def site_content(out_dir: Path) -> tuple[list[SiteScene], list[SiteLecture]]:
+def _is_video(name: str) -> bool:
+    return KIND_OF_SUFFIX.get(Path(name).suffix) == "video" and not name.endswith(".loop.mp4")
+
+
+def _voice(record: dict) -> str:
+    return record.get("settings", {}).get("voice", "none")
+
+
+def _shown_videos(mine: list[tuple[str, dict]], voice: str | None) -> list[tuple[str, dict]]:
+    """The records of one scene the page may show: in a language with a video of the voice asked
+    for (any narration when ``voice`` is None), its other videos are left out."""
+    wanted = (lambda v: v != "none") if voice is None else (lambda v: v == voice)
+    voiced_langs = {r["spec"]["lang"] for name, r in mine if _is_video(name) and wanted(_voice(r))}
+    return [(name, r) for name, r in mine
+            if not _is_video(name) or (wanted(_voice(r)) if r["spec"]["lang"] in voiced_langs else _voice(r) == "none")]
+
+
+def site_content(out_dir: Path, voice: str | None = None) -> tuple[list[SiteScene], list[SiteLecture]]:
     """Every scene that has something rendered with its default settings (custom-spec renders are
-    left out: the page explains the lecture as published), best quality first."""
+    left out: the page explains the lecture as published), narrated videos (see the module's note)
+    and then the best quality first."""
     out_dir = Path(out_dir)
     records = {name: r for name, r in Manifest(out_dir).artifacts.items()
                if r.get("spec_tag") is None and (out_dir / name).is_file() and not r.get("settings", {}).get("transparent")}
     scenes = []
     for scene in SCENES:
-        mine = sorted(((name, r) for name, r in records.items() if r.get("scene") == scene.id),
-                      key=lambda item: -_height(item[1]))
+        mine = sorted(_shown_videos([(name, r) for name, r in records.items() if r.get("scene") == scene.id], voice),
+                      key=lambda item: (_voice(item[1]) == "none", -_height(item[1])))
         if not mine:
             continue
         media, steps = [], {}
@@ -56,24 +80,35 @@ def site_content(out_dir: Path) -> tuple[list[SiteScene], list[SiteLecture]]:
             media=media,
             widget=WIDGET_FOR_SCENE.get(scene.id),
         ))
-    return scenes, _lectures(out_dir)
+    return scenes, _lectures(out_dir, voice)
 
 
-def _lectures(out_dir: Path) -> list[SiteLecture]:
-    lectures = []
+def _lectures(out_dir: Path, voice: str | None) -> list[SiteLecture]:
+    """One lecture per language and theme: narrated (as ``voice`` asks) before silent, then the best quality."""
+    found: dict[tuple[str, str], list[tuple[tuple, Path]]] = {}
     for path in sorted((out_dir / "lecture").glob("lecture.*.mp4")):
         parts = path.name.split(".")
-        if len(parts) != 5:  # lecture.<lang>.<theme>.<quality>.mp4: a custom-spec lecture has a tag too
+        # lecture.<lang>.<theme>[.voice-<voice>].<quality>.mp4: a custom-spec lecture has a tag too
+        tag = parts[3] if len(parts) == 6 and parts[3].startswith("voice-") else None
+        if (len(parts) != 5 and tag is None) or parts[1] not in LANGUAGES:
             continue
+        if voice is not None and tag != (None if voice == "none" else voice_tag(voice)[1:]):
+            continue
+        quality = parts[-2].split("p")[0].split("x")[-1]
+        found.setdefault((parts[1], parts[2]), []).append(((tag is None, -int(quality) if quality.isdigit() else 0), path))
+    lectures = []
+    for (lang, theme), candidates in found.items():
+        path = min(candidates)[1]
         with av.open(str(path)) as container:
             chapters = [(float(c["start"] * c["time_base"]), float(c["end"] * c["time_base"]))
                         for c in container.chapters()]
-        if parts[1] in LANGUAGES:
-            lectures.append(SiteLecture(parts[1], parts[2], path, chapters))
+        lectures.append(SiteLecture(lang, theme, path, chapters))
     return lectures
 
 
-def publish_site(out_dir: Path, site_dir: Path | None = None, default_lang: str = "en") -> SiteReport:
-    """Build the site for ``out_dir`` into ``site_dir`` (default ``<out_dir>/site``)."""
-    scenes, lectures = site_content(out_dir)
+def publish_site(out_dir: Path, site_dir: Path | None = None, default_lang: str = "en",
+                 voice: str | None = None) -> SiteReport:
+    """Build the site for ``out_dir`` into ``site_dir`` (default ``<out_dir>/site``), its videos
+    narrated as ``voice`` chooses (see the module's note)."""
+    scenes, lectures = site_content(out_dir, voice)
     return build_site(scenes, Path(site_dir) if site_dir else Path(out_dir) / "site", lectures, default_lang)

@@ -78,7 +78,7 @@ def _media_view(scene: SiteScene, shown: dict[str, dict[str, SiteMedia]], placed
 def _cues(shown: dict[str, dict[str, SiteMedia]], steps: list[SiteStep], steps_lang: str) -> tuple[list, str]:
     subtitles = _first(shown["subtitles"])
     if subtitles is not None:
-        return read_cues(Path(subtitles.source)), subtitles.lang
+        return read_cues(Path(subtitles.source), keep_timestamps=True), subtitles.lang
     return [(s.start, s.end, s.text) for s in steps], steps_lang
 
 

@@ -122,8 +122,12 @@ def _vtt_time(text: str) -> float:
     return seconds
 
 
-def read_cues(path: Path) -> list[tuple[float, float, str]]:
-    """(start, end, text) of every cue of a WebVTT or SRT file."""
+_NOT_A_TIMESTAMP = re.compile(r"<(?!(?:\d+:)?\d{2}:\d{2}\.\d{3}>)[^>]+>")
+
+
+def read_cues(path: Path, keep_timestamps: bool = False) -> list[tuple[float, float, str]]:
+    """(start, end, text) of every cue of a WebVTT or SRT file; tags are dropped, except, with
+    ``keep_timestamps``, WebVTT's word timestamps (``<00:00:01.200>``, which a VTTCue reads)."""
     text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
     cues = []
     for block in re.split(r"\n\s*\n", text):
@@ -133,7 +137,7 @@ def read_cues(path: Path) -> list[tuple[float, float, str]]:
                 start, end = line.split("-->")
                 end = end.strip().split(" ")[0]
                 body = "\n".join(lines[i + 1 :])
-                body = re.sub(r"<[^>]+>", "", body)
+                body = (_NOT_A_TIMESTAMP if keep_timestamps else re.compile(r"<[^>]+>")).sub("", body)
                 cues.append((_vtt_time(start), _vtt_time(end), html.unescape(body)))
                 break
     return cues

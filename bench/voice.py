@@ -1,0 +1,243 @@
+"""Benchmark of narration, side by side in one run on this machine:
+
+  1. a narrated render of one scene against the silent one: cold (empty speech cache: every line
+     synthesized) and warm (every line cached), rounds interleaved so that load hits all alike;
+     targets: warm ≤ 1.15×, cold ≤ 1.5× the silent render's wall time;
+  2. synthesis speed per voice (real-time factor: seconds of synthesis plus loudness per second of
+     speech) over real scene lines;
+  3. the subtitle–speech alignment error of the narrated render: its WebVTT's cue starts against the
+     onsets found in its own decoded audio (energy after ≥ 0.15 s of quiet), median (target ≤ 100 ms);
+  4. its loudness and true peak read back with FFmpeg's ebur128 filter;
+  5. with ``--lecture N``: the first N scenes of the lecture rendered narrated and joined as
+     ``normgeo lecture --voice`` joins them (one track, chapters), read back: loudness (pyloudnorm
+     and ebur128), true peak, and the joined WebVTT's alignment to the joined audio.
+
+    PYTHONPATH=. .venv/bin/python bench/voice.py                       # layernorm-2d, en, 2 rounds
+    PYTHONPATH=. .venv/bin/python bench/voice.py --scene radial-projection --rounds 3 --lang ru
+    PYTHONPATH=. .venv/bin/python bench/voice.py --only-lecture --lecture 4     # section 5 alone
+
+Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+import tomllib
+from datetime import datetime, timezone
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+from av.filter import Graph
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from plain_manim import BIN, timed  # noqa: E402
+
+from scenes.kit.registry import LECTURE_ORDER  # noqa: E402
+from scenes.render.lecture import join_lecture  # noqa: E402
+from scenes.render.running.cache import input_hash  # noqa: E402
+from scenes.render.running.job import RenderJob  # noqa: E402
+from scenes.render.running.produce import render_job  # noqa: E402
+from scenes.render.settings import RenderSettings  # noqa: E402
+from scenes.render.specs import spec_class  # noqa: E402
+from scenes.render.voice.choice import parse_voice  # noqa: E402
+from scenes.render.voice.loudness import integrated_loudness  # noqa: E402
+from scenes.render.voice.narrator import Narrator  # noqa: E402
+from scenes.render.voice.timed_text import parse_vtt  # noqa: E402
+
+VOICE_FOR = {"en": "en", "ru": "ru"}
+
+
+def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> float:
+    os.environ["NORMGEO_SPEECH_CACHE"] = str(cache)
+    return timed([str(BIN / "normgeo"), "render", scene, "-q", "l", "--lang", lang, "--voice", voice,
+                  "--out", str(out), "--jobs", "1", "--quiet"], ROOT)
+
+
+def decoded_audio(path: Path) -> tuple[np.ndarray, int]:
+    with av.open(str(path)) as container:
+        stream = container.streams.audio[0]
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=stream.codec_context.sample_rate)
+        planes = [out.to_ndarray()[0] for frame in container.decode(stream) for out in resampler.resample(frame)]
+        return np.concatenate(planes), stream.codec_context.sample_rate
+
+
+def onsets(samples: np.ndarray, rate: int, silence_s: float = 0.15, floor_db: float = -35.0) -> np.ndarray:
+    window = rate // 100
+    count = len(samples) // window
+    rms = np.sqrt(np.mean(np.square(samples[:count * window].reshape(count, window), dtype=np.float64), axis=1))
+    loud = 20 * np.log10(np.maximum(rms, 1e-12) / rms.max()) > floor_db
+    found, quiet = [], np.inf
+    for index, is_loud in enumerate(loud):
+        if is_loud and quiet >= silence_s * 100:
+            found.append(index / 100)
+        quiet = 0 if is_loud else quiet + 1
+    return np.array(found)
+
+
+def ebur128(samples: np.ndarray, rate: int) -> tuple[float, float]:
+    graph = Graph()
+    source = graph.add_abuffer(format="flt", sample_rate=rate, layout="mono", time_base=f"1/{rate}")
+    meter, sink = graph.add("ebur128", "peak=true:metadata=1"), graph.add("abuffersink")
+    source.link_to(meter)
+    meter.link_to(sink)
+    graph.configure()
+    last: dict = {}
+    for start in [*range(0, len(samples), 1024), None]:
+        frame = None
+        if start is not None:
+            frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[None, start:start + 1024], np.float32),
+                                               format="flt", layout="mono")
+            frame.sample_rate, frame.pts, frame.time_base = rate, start, Fraction(1, rate)
+        graph.push(frame)
+        while True:
+            try:
+                measured = dict(graph.pull().metadata)
+            except (av.BlockingIOError, av.EOFError):
+                break
+            last = measured if "lavfi.r128.I" in measured else last
+    return float(last["lavfi.r128.I"]), 20 * np.log10(float(last["lavfi.r128.true_peak"]))
+
+
+def alignment_errors(video: Path) -> tuple[np.ndarray, np.ndarray]:
+    """(cue start → nearest onset, onset → nearest cue start or word timestamp), seconds."""
+    samples, rate = decoded_audio(video)
+    found = onsets(samples, rate)
+    cues = parse_vtt(video.with_suffix(".vtt").read_text(encoding="utf-8"))
+    starts = np.array([cue.start / 1000 for cue in cues])
+    said = np.array(sorted([*starts, *(moment / 1000 for cue in cues for _, moment in cue.marks)]))
+    return (np.array([np.min(np.abs(found - start)) for start in starts]),
+            np.array([np.min(np.abs(said - onset)) for onset in found]))
+
+
+def scene_lines(lang: str, count: int) -> list[str]:
+    lines = []
+    for path in sorted((ROOT / "scenes").glob("*.toml")):
+        def walk(table):
+            for key, value in table.items():
+                if isinstance(value, dict):
+                    walk(value)
+                elif key == lang and isinstance(value, str) and "{" not in value:
+                    lines.append(value)
+        walk(tomllib.loads(path.read_text(encoding="utf-8")).get("say", {}))
+    return lines[:count]
+
+
+def real_time_factor(lang: str, count: int, cache: Path) -> tuple[float, float, float]:
+    """(RTF, seconds of speech, seconds spent) for ``count`` lines synthesized into an empty cache."""
+    lines = scene_lines(lang, count)
+    with Narrator(parse_voice(VOICE_FOR[lang]), cache) as narrator:
+        started = time.perf_counter()
+        said = sum(narrator.speech("bench", str(i), lang, line).seconds for i, line in enumerate(lines))
+        spent = time.perf_counter() - started
+    return spent / said, said, spent
+
+
+def lecture_part(count: int, lang: str, work: Path) -> None:
+    """Section 5: the first ``count`` lecture scenes narrated and joined, read back."""
+    os.environ["NORMGEO_SPEECH_CACHE"] = str(work / "lecture-speech")
+    settings = RenderSettings("l", "mp4", voice=VOICE_FOR[lang])
+    jobs = [RenderJob(scene_id, spec_class(scene_id)(lang=lang), settings, work / "lecture-out")
+            for scene_id in LECTURE_ORDER[:count]]
+    started = time.perf_counter()
+    for job in jobs:
+        result = render_job(job, input_hash(job))
+        if result.status != "made":
+            raise SystemExit(f"{job.scene_id}: {result.error}")
+    rendered = time.perf_counter() - started
+    lecture = join_lecture(jobs)
+    joined = time.perf_counter() - started - rendered
+    samples, rate = decoded_audio(lecture.path)
+    loudness, peak = ebur128(samples, rate)
+    cue_errors, onset_errors = alignment_errors(lecture.path)
+    with av.open(str(lecture.path)) as container:
+        chapters = len(container.chapters())
+    print(f"\nlecture, first {count} scenes ({', '.join(LECTURE_ORDER[:count])}), {lang}, 480p15: "
+          f"{lecture.duration:.1f} s of video, {chapters} chapters, one {len(samples) / rate:.1f} s track; "
+          f"rendered in {rendered:.0f} s, joined in {joined:.1f} s")
+    print(f"  loudness read back: pyloudnorm {integrated_loudness(samples, rate):.2f} LUFS, ebur128 {loudness:.2f} LUFS, "
+          f"true peak {peak:.2f} dBTP")
+    print(f"  alignment: cue start → onset median {1000 * np.median(cue_errors):.0f} ms ({len(cue_errors)} cues); "
+          f"onset → cue or word timestamp median {1000 * np.median(onset_errors):.0f} ms "
+          f"(max {1000 * np.max(onset_errors):.0f} ms, {len(onset_errors)} onsets)")
+
+
+def _duration(video: Path) -> float:
+    with av.open(str(video)) as container:
+        return container.duration / 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scene", default="layernorm-2d")
+    parser.add_argument("--lang", default="en", choices=sorted(VOICE_FOR))
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--lines", type=int, default=10, help="scene lines per voice for the real-time factor")
+    parser.add_argument("--lecture", type=int, default=0, metavar="N", help="also join the first N lecture scenes")
+    parser.add_argument("--only-lecture", action="store_true", help="only section 5")
+    args = parser.parse_args()
+    if args.only_lecture:
+        with tempfile.TemporaryDirectory(prefix="normgeo-bench-voice-") as folder:
+            lecture_part(args.lecture or 3, args.lang, Path(folder))
+        return
+    voice = VOICE_FOR[args.lang]
+    machine = f"{platform.machine()}, {os.cpu_count()} cores"
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {machine}, load average {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory(prefix="normgeo-bench-voice-") as folder:
+        work = Path(folder)
+        warm_cache = work / "warm-speech"
+        render(args.scene, args.lang, voice, work / "prime", warm_cache)  # fills the warm cache (and loads files)
+        times: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
+        for number in range(args.rounds):
+            for kind in ("silent", "warm", "cold"):  # interleaved: every kind sees the same load
+                cache = warm_cache if kind != "cold" else work / f"cold-speech-{number}"
+                seconds = render(args.scene, args.lang, "none" if kind == "silent" else voice,
+                                 work / f"{kind}-{number}", cache)
+                times[kind].append(seconds)
+                print(f"  round {number + 1}: {kind:6s} {seconds:6.1f} s", flush=True)
+        silent = statistics.median(times["silent"])
+        warm, cold = statistics.median(times["warm"]), statistics.median(times["cold"])
+        stem = f"{args.scene}.{args.lang}.dark"
+        narrated = work / "warm-0" / args.scene / f"{stem}.voice-{voice}.480p15.mp4"
+        quiet = work / "silent-0" / args.scene / f"{stem}.480p15.mp4"
+        quiet_seconds, narrated_seconds = _duration(quiet), _duration(narrated)
+        cue_errors, onset_errors = alignment_errors(narrated)
+        loudness, peak = ebur128(*decoded_audio(narrated))
+        rtf = {lang: real_time_factor(lang, args.lines, work / f"rtf-{lang}") for lang in VOICE_FOR}
+        if args.lecture:
+            lecture_part(args.lecture, args.lang, work)
+    per = {"silent": silent / quiet_seconds, "warm": warm / narrated_seconds, "cold": cold / narrated_seconds}
+    print(f"\n| {args.scene} 480p15, {args.lang} | wall time, median of {args.rounds} | × silent | target | video "
+          "| wall s per video s | × silent |")
+    print("|---|---:|---:|---|---:|---:|---:|")
+    print(f"| silent | {silent:.1f} s | 1.00 | | {quiet_seconds:.1f} s | {per['silent']:.2f} | 1.00 |")
+    for kind, seconds, target in (("warm", warm, 1.15), ("cold", cold, 1.5)):
+        print(f"| narrated, {kind} speech cache | {seconds:.1f} s | {seconds / silent:.2f} | ≤ {target} "
+              f"{_mark(seconds / silent <= target)} | {narrated_seconds:.1f} s | {per[kind]:.2f} | "
+              f"{per[kind] / per['silent']:.2f} |")
+    print(f"\nalignment: cue start → onset median {1000 * np.median(cue_errors):.0f} ms "
+          f"(max {1000 * np.max(cue_errors):.0f} ms, {len(cue_errors)} cues) {_mark(np.median(cue_errors) <= 0.1)}; "
+          f"onset → cue or word timestamp median {1000 * np.median(onset_errors):.0f} ms "
+          f"(max {1000 * np.max(onset_errors):.0f} ms, {len(onset_errors)} onsets)")
+    print(f"loudness read back (ebur128): {loudness:.1f} LUFS integrated, true peak {peak:.2f} dBTP")
+    for lang, (factor, said, spent) in rtf.items():
+        print(f"synthesis {VOICE_FOR[lang]} ({lang}): RTF {factor:.2f} ({said:.1f} s of speech in {spent:.1f} s, "
+              f"{args.lines} lines)")
+
+
+def _mark(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+if __name__ == "__main__":
+    main()
