@@ -255,17 +255,23 @@ def test_a_scene_shown_in_another_language_says_so_with_the_command_as_code(open
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "dark theme only"), ("zh", "只渲染了深色主题"), ("ru", "только в тёмной теме")])
 def test_the_light_page_says_when_it_plays_a_dark_video(open_page, media_dir, tmp_path, lang, words):
-    """A scene rendered in the dark theme only plays its dark video on the light page: a visible
-    note says so (and how to add the light one); the dark page has no such note."""
+    """A scene rendered in the dark theme only plays its dark video and shows its dark still and GIF
+    on the light page: a visible note under each says so (and how to add the light one); the dark
+    page has no such note."""
     out = tmp_path / "site"
     build_site(_only(media_dir, theme="dark"), out)
     light = open_page(out / f"index.{lang}.html", query="?theme=light")
-    note = light.locator("#conditioning .ng-theme-only")
+    note = light.locator("#conditioning .ng-video .ng-theme-only")
     assert light.locator("#conditioning video").get_attribute("src").endswith(".dark.mp4")
     assert note.is_visible() and words in note.inner_text()
     assert note.locator("code").inner_text() == "normgeo render conditioning --theme light"
     dark = open_page(out / f"index.{lang}.html", query="?theme=dark")
-    assert not dark.locator("#conditioning .ng-theme-only").is_visible()
+    assert not dark.locator("#conditioning .ng-video .ng-theme-only").is_visible()
+    for figure, command in (("still", "normgeo still conditioning --theme light"),
+                            ("gif", "normgeo gif conditioning --width 96 --theme light")):
+        figure_note = light.locator(f"#conditioning .ng-{figure} .ng-theme-only")
+        assert figure_note.is_visible() and figure_note.locator("code").inner_text() == command
+        assert not dark.locator(f"#conditioning .ng-{figure} .ng-theme-only").is_visible()
 
 
 def test_no_theme_note_when_both_themes_exist(open_page, site):
