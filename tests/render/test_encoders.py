@@ -242,9 +242,18 @@ def test_real_frames_encode_sharp(tmp_path):
     assert ssim_of_animation(target, frames) > 0.99
 
 
-def test_a_failing_frame_source_leaves_nothing_behind(tmp_path):
-    old = tmp_path / "old.gif"
-    encode_gif(moving_disc(count=4), old, width=160, fps=FPS)
+ENCODE = {"old.gif": lambda frames, target: encode_gif(frames, target, width=160, fps=FPS),
+          "old.webp": lambda frames, target: encode_webp(frames, target, width=160, fps=FPS),
+          "old.mp4": lambda frames, target: encode_loop_video(frames, target, width=160, fps=FPS)}
+
+
+@pytest.mark.parametrize("name", sorted(ENCODE))
+def test_a_failing_frame_source_leaves_nothing_behind(tmp_path, name):
+    """Every encoder writes through scenes.render.files.atomic_target: frames that stop with an
+    error, or change size midway, leave the earlier file as it was and no hidden file."""
+    encode = ENCODE[name]
+    old = tmp_path / name
+    encode(moving_disc(count=4), old)
     before = old.read_bytes()
 
     def broken():
@@ -252,9 +261,16 @@ def test_a_failing_frame_source_leaves_nothing_behind(tmp_path):
         raise RuntimeError("renderer died")
 
     with pytest.raises(RuntimeError, match="renderer died"):
-        encode_gif(broken(), old, width=160, fps=FPS)
+        encode(broken(), old)
+
+    def resized():
+        yield from moving_disc(count=3)
+        yield from moving_disc(count=2, width=200, height=100)
+
+    with pytest.raises(ValueError, match="one size"):
+        encode(resized(), old)
     assert old.read_bytes() == before
-    assert leftovers(tmp_path, {"old.gif"}) == []
+    assert leftovers(tmp_path, {name}) == []
 
 
 def test_memory_stays_bounded_when_frames_come_from_a_generator(tmp_path):
