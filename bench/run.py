@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scenes.kit.registry import SCENES, entry  # noqa: E402
-from scenes.render import capture_lossless_frames, frames_at, read_timed_frames, ssim  # noqa: E402
+from scenes.render import frames_at, read_timed_frames, ssim  # noqa: E402
+from scenes.render.manim_door import capture_lossless_frames  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from plain_manim import BIN, MANIM_CFG, timed  # noqa: E402

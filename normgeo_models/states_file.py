@@ -23,6 +23,8 @@ import numpy as np
 from safetensors import SafetensorError, safe_open
 from safetensors.numpy import save_file
 
+from normgeo.validation import as_finite_array, as_nonnegative_number
+
 __all__ = ["KINDS", "MAX_STATE_BYTES", "StatesFileError", "LayerStates", "States", "read_states", "write_states"]
 
 FORMAT = "normgeo-states"
@@ -226,9 +228,10 @@ def _layer(path: Path, index: int, entry, keys: set[str], load) -> LayerStates:
     kind = entry.get("kind")
     if kind not in KINDS:
         raise StatesFileError(f"{path.name}: layer {name} has kind {kind!r}; expected one of {', '.join(KINDS)}")
-    eps = entry.get("eps", 0.0)
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not np.isfinite(eps) or eps < 0:
-        raise StatesFileError(f"{path.name}: layer {name} has ε = {eps!r}; expected a number ≥ 0")
+    try:
+        eps = as_nonnegative_number(entry.get("eps", 0.0), f"layer {name}: ε")
+    except ValueError as error:  # the core's own check and message
+        raise StatesFileError(f"{path.name}: {error}") from None
     parts = {}
     for part in PARTS:
         key = f"layers/{index:03d}/{part}"
@@ -255,11 +258,7 @@ def _checked(path: Path, what: str, array) -> np.ndarray:
     array = np.asarray(array)
     if array.dtype.kind != "f":
         raise StatesFileError(f"{path.name}: {what} is {array.dtype}; states must be floating point")
-    values = np.array(array, dtype=np.float64)
-    if values.size == 0:
-        raise StatesFileError(f"{path.name}: {what} is empty (shape {values.shape})")
-    finite = np.isfinite(values)
-    if not finite.all():
-        where = tuple(int(i) for i in np.argwhere(~finite)[0])
-        raise StatesFileError(f"{path.name}: {what} holds {values[where]} at {list(where)}; states must be finite")
-    return values
+    try:
+        return as_finite_array(array, what, min_ndim=0)  # the core's check: empty, NaN or ±inf, where
+    except ValueError as error:
+        raise StatesFileError(f"{path.name}: {error}") from None

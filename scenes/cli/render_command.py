@@ -58,8 +58,9 @@ def still_command(scene_ids, all_scenes, transparent, resolution, quality, **com
 @click.option("--fps", type=click.IntRange(1, 60), default=15, show_default=True, help="GIF frame rate.")
 @click.option("--loop", type=click.IntRange(0, 65535), default=0, show_default=True, help="Loop count (0 = forever).")
 @click.option("--max-size", "max_size", default=None, metavar="SIZE",
-              help="Byte budget such as 2MB or 500k (GIF only): the best quality that fits; a budget below the "
-                   "smallest GIF the frames make is refused, and the render fails (exit 1).")
+              help="Byte budget such as 2MB or 500k (GIF only): the best quality that fits. A budget no GIF of "
+                   "that size can meet is refused before rendering (exit 2); one below the smallest GIF these "
+                   "frames make fails the render once they are made (exit 1).")
 @click.option("--format", "fmt", default="gif", show_default=True,
               help="gif; webp (animated WebP, lossy unless --lossless); mp4 (a small looping video for "
                    "<video autoplay muted loop playsinline>).")

@@ -30,14 +30,14 @@ def make_axes(x_range, y_range, width: float, height: float, palette, log_y: boo
     )
     if x_tick_labels is None:
         x_ticks = np.arange(x_range[0], x_range[1] + 1e-9 * abs(x_range[2]), x_range[2])
-        x_tick_labels = {float(v): math_number(fmt_number(v, _digits(x_range[2]), lang)) for v in x_ticks}
+        x_tick_labels = {float(v): math_number(fmt_number(v, _digits(x_range[0], x_range[2]), lang)) for v in x_ticks}
     axes.x_axis.add_labels({float(v): _tick(text, palette) for v, text in x_tick_labels.items()}, font_size=TICK_SIZE)
     if log_y:
         exponents = range(int(np.ceil(y_range[0])), int(np.floor(y_range[1])) + 1)
         axes.y_axis.add_labels({10.0**k: _tick(f"10^({k})", palette) for k in exponents}, font_size=TICK_SIZE)
     else:
         y_ticks = np.arange(y_range[0], y_range[1] + 1e-9 * abs(y_range[2]), y_range[2])
-        axes.y_axis.add_labels({float(v): _tick(math_number(fmt_number(v, _digits(y_range[2]), lang)), palette)
+        axes.y_axis.add_labels({float(v): _tick(math_number(fmt_number(v, _digits(y_range[0], y_range[2]), lang)), palette)
                                 for v in y_ticks},
                                font_size=TICK_SIZE)
     return axes
@@ -46,9 +46,18 @@ def make_axes(x_range, y_range, width: float, height: float, palette, log_y: boo
 TICK_SIZE = 16
 
 
-def _digits(step: float) -> int:
-    """Decimals needed to write multiples of ``step``."""
-    return max(0, int(-np.floor(np.log10(step) + 1e-9)))
+def _digits(*values: float) -> int:
+    """Decimals needed to write every sum of whole multiples of ``values`` (an axis's start and its
+    step) exactly: the fewest d with each value × 10^d a whole number (at most 12).
+
+    >>> _digits(0.25), _digits(0.5), _digits(2.0), _digits(0.5, 1.0), _digits(5e-4)
+    (2, 1, 0, 1, 4)
+    """
+    digits = 0
+    for value in values:
+        while digits < 12 and abs(value * 10**digits - round(value * 10**digits)) > 1e-9 * max(1.0, abs(value * 10**digits)):
+            digits += 1
+    return digits
 
 
 def _tick(math: str, palette):

@@ -12,10 +12,11 @@ call these public functions. It is grouped in wings:
   lecture and the batch every command runs (:mod:`.matrix`).
 
 Names are loaded when first used, so that importing a light part (settings, names) does not load
-Manim.
+Manim. Each name is listed in one place: the door's own (``check_manim``, ``run_manim``,
+``capture_lossless_frames``, …) in :mod:`.manim_door`, imported from there.
 """
 
-from importlib import import_module
+from scenes.render.lazy_names import lazy_getattr
 
 # public name → the module that defines it
 _WHERE = {
@@ -23,7 +24,6 @@ _WHERE = {
     "GifOptions": "settings", "RenderSettings": "settings", "parse_resolution": "settings", "parse_size": "settings",
     "InputError": "errors",
     "check_fonts": "checks", "check_format": "checks", "check_output_folder": "checks", "check_transparency": "checks",
-    "check_manim": "manim_door", "capture_lossless_frames": "manim_door",
     "RenderJob": "running.job", "RenderResult": "running.job", "input_hash": "running.cache",
     "Reporter": "running.report", "run_jobs": "running.batch",
     "batch_jobs": "matrix", "render_batch": "matrix", "open_executor": "matrix",
@@ -36,9 +36,4 @@ _WHERE = {
 }
 
 __all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)

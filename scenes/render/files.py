@@ -1,39 +1,51 @@
-"""Writing files so that a reader never sees half of one: a hidden temporary name, then a rename."""
+"""Writing files so that a reader never sees half of one: a hidden temporary name beside the
+target, then a rename; on any failure (Ctrl-C included) the temporary file is removed and the
+target is left as it was."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_write_text", "install_file"]
+__all__ = ["atomic_target", "atomic_write_bytes", "atomic_write_text", "install_file"]
+
+
+@contextmanager
+def atomic_target(target: Path, suffix: str = ".partial") -> Iterator[Path]:
+    """A hidden temporary path beside ``target`` to write; renamed onto ``target`` (mode 644) when
+    the block ends, removed when it raises. ``suffix`` ends the temporary name (an encoder may
+    choose its container by it)."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        yield temporary
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through :func:`atomic_target`."""
+    with atomic_target(path) as temporary:
+        temporary.write_bytes(data)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_target`."""
+    with atomic_target(path) as temporary:
+        temporary.write_text(text, encoding="utf-8")
 
 
 def install_file(source: Path, target: Path) -> None:
-    """Copy ``source`` next to ``target`` under a hidden name, then rename it into place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, partial_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-    os.close(fd)
-    partial = Path(partial_name)
-    try:
+    """Copy ``source`` to ``target`` through :func:`atomic_target`."""
+    with atomic_target(target) as partial:
         shutil.copyfile(source, partial)
-        os.chmod(partial, 0o644)
-        os.replace(partial, target)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise

@@ -9,6 +9,7 @@ from pathlib import Path
 from scenes.render.checks import check_fonts, check_output_folder
 from scenes.render.errors import InputError
 from scenes.render.manim_door import check_manim
+from scenes.render.media.gif_budget import refuse_impossible_budget
 from scenes.render.running.batch import run_jobs
 from scenes.render.running.report import Reporter
 from scenes.render.running.dask import DaskExecutor
@@ -24,6 +25,8 @@ def batch_jobs(scene_ids: list[str], settings: RenderSettings, *, langs: tuple[s
                still: bool = False, gif: GifOptions | None = None) -> list[RenderJob]:
     """Check Manim, the fonts and the output folder, parse the settings, and return the jobs in
     the order language, theme, scene; every refusal is one line (:class:`InputError`)."""
+    if gif is not None and gif.max_size is not None:
+        refuse_impossible_budget(gif.max_size, gif.width, settings.pixel_size)
     check_manim()
     for language in langs:
         check_fonts(language)

@@ -94,7 +94,23 @@ def rewrite(tmp_path, edit, name="bad.safetensors"):
 def test_nan_wrong_shape_and_missing_layer(tmp_path):
     def nan(t, m):
         t["layers/001/input"][0, 2, 3] = np.nan
-    refused(rewrite(tmp_path, nan), r"block.1.norm input holds nan at \[0, 2, 3\]")
+    refused(rewrite(tmp_path, nan), r"block.1.norm input holds nan at index \[0, 2, 3\]; only finite values")
+
+    def infinite_gamma(t, m):
+        t["layers/000/weight"][1] = np.inf
+    refused(rewrite(tmp_path, infinite_gamma), r"weight holds inf at index \[1\]")
+
+    def empty(t, m):
+        t["layers/002/weight"] = np.ones(0, dtype=np.float32)
+    refused(rewrite(tmp_path, empty), r"weight is empty \(shape \(0,\)\)")
+
+    def negative_eps(t, m):
+        m["layers"][1]["eps"] = -1e-5
+    refused(rewrite(tmp_path, negative_eps), r"block.1.norm: ε must be ≥ 0, got -1e-05")
+
+    def text_eps(t, m):
+        m["layers"][1]["eps"] = "small"
+    refused(rewrite(tmp_path, text_eps), r"block.1.norm: ε must be a number, got 'small'")
 
     def shape(t, m):
         t["layers/002/output"] = np.ones((1, 4, 6), dtype=np.float32)

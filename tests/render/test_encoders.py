@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from scenes.render.media.gif import GifStats, encode_gif
-from scenes.render.media.gif_budget import fit_gif_to_size, smallest_reachable_size
+from scenes.render.media.gif_budget import FLOOR_QUALITY, fit_gif_to_size, smallest_possible_gif, smallest_reachable_size
 from scenes.render.media.loop import CODECS, encode_loop_video
 from scenes.render.media.quality import (
     METHODS,
@@ -242,9 +242,18 @@ def test_real_frames_encode_sharp(tmp_path):
     assert ssim_of_animation(target, frames) > 0.99
 
 
-def test_a_failing_frame_source_leaves_nothing_behind(tmp_path):
-    old = tmp_path / "old.gif"
-    encode_gif(moving_disc(count=4), old, width=160, fps=FPS)
+ENCODE = {"old.gif": lambda frames, target: encode_gif(frames, target, width=160, fps=FPS),
+          "old.webp": lambda frames, target: encode_webp(frames, target, width=160, fps=FPS),
+          "old.mp4": lambda frames, target: encode_loop_video(frames, target, width=160, fps=FPS)}
+
+
+@pytest.mark.parametrize("name", sorted(ENCODE))
+def test_a_failing_frame_source_leaves_nothing_behind(tmp_path, name):
+    """Every encoder writes through scenes.render.files.atomic_target: frames that stop with an
+    error, or change size midway, leave the earlier file as it was and no hidden file."""
+    encode = ENCODE[name]
+    old = tmp_path / name
+    encode(moving_disc(count=4), old)
     before = old.read_bytes()
 
     def broken():
@@ -252,9 +261,16 @@ def test_a_failing_frame_source_leaves_nothing_behind(tmp_path):
         raise RuntimeError("renderer died")
 
     with pytest.raises(RuntimeError, match="renderer died"):
-        encode_gif(broken(), old, width=160, fps=FPS)
+        encode(broken(), old)
+
+    def resized():
+        yield from moving_disc(count=3)
+        yield from moving_disc(count=2, width=200, height=100)
+
+    with pytest.raises(ValueError, match="one size"):
+        encode(resized(), old)
     assert old.read_bytes() == before
-    assert leftovers(tmp_path, {"old.gif"}) == []
+    assert leftovers(tmp_path, {name}) == []
 
 
 def test_memory_stays_bounded_when_frames_come_from_a_generator(tmp_path):
@@ -287,6 +303,19 @@ def test_a_budget_below_the_floor_is_known_before_searching(tmp_path):
     assert not search.met
     assert search.smallest_bytes == search.result.size_bytes == estimate.smallest_bytes
     assert len(search.tried) == 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(64, 36), (160, 90), (640, 360), (1280, 720), (1080, 1920)])
+def test_no_gif_of_a_size_is_smaller_than_its_bound_and_the_bound_is_tight(tmp_path, width, height):
+    """The bound a budget is refused by before rendering: a one-colour animation (the most
+    compressible there is) at the lowest quality, and Pillow's own GIF of one such frame (another
+    LZW encoder), are never below it, and ours is within 40 bytes above it (the extensions)."""
+    bound = smallest_possible_gif(width, height)
+    flat = [(np.full((height, width, 3), 20, np.uint8), 0.5)] * 3
+    ours = encode_gif(iter(flat), tmp_path / "flat.gif", width=width, fps=FPS, quality=FLOOR_QUALITY).size_bytes
+    Image.new("P", (width, height), 0).save(tmp_path / "pillow.gif")
+    assert bound <= ours <= bound + 40
+    assert bound <= (tmp_path / "pillow.gif").stat().st_size
 
 
 def test_a_reachable_budget_is_met(tmp_path):

@@ -78,6 +78,33 @@ def test_the_page_data_says_a_still_and_a_gif_were_rendered_in_one_theme(tmp_pat
     assert view["still"] == {"dark": "still.png", "light": "still.png"}
 
 
+def test_a_still_and_a_gif_in_one_theme_carry_a_note_in_the_page_language(tmp_path):
+    """A still and a GIF rendered in the dark theme only: each figure of the built page carries a
+    note for the light page (page.js shows it there), in the page's language, with the command that
+    adds the light one; a still rendered in both themes carries none."""
+    still_path = tmp_path / "s.en.dark.png"
+    Image.new("RGB", (64, 36), (9, 9, 9)).save(still_path)
+    still = SiteMedia("still", "en", "dark", still_path, still_path.stat().st_size, 64, 36)
+    animation = gif(tmp_path / "a.en.dark.gif", (200, 0, 0))
+    site = tmp_path / "site"
+    build_site([scene([still, animation])], site)
+    notes = {"en": ("This still has been rendered in the dark theme only", "This animation has been rendered in the dark theme only"),
+             "ru": ("Этот кадр отрендерен только в тёмной теме", "Эта анимация отрендерена только в тёмной теме"),
+             "zh": ("这张静帧只渲染了深色主题", "这个动画只渲染了深色主题")}
+    for lang, (still_note, gif_note) in notes.items():
+        page = (site / f"index.{lang}.html").read_text(encoding="utf-8")
+        figures = dict(re.findall(r'<figure class="ng-(still|gif)">(.*?)</figure>', page, re.S))
+        for figure, words, command in (("still", still_note, "normgeo still scale-invariance --theme light"),
+                                       ("gif", gif_note, "normgeo gif scale-invariance --width 64 --theme light")):
+            note = re.search(r'<p class="ng-theme-only" role="note" data-only-theme="dark" hidden>(.*?)</p>',
+                             figures[figure], re.S)
+            assert note and words in note.group(1) and f"<code>{command}</code>" in note.group(1), (lang, figure)
+    light = SiteMedia("still", "en", "light", still_path, still_path.stat().st_size, 64, 36)
+    both = tmp_path / "both"
+    build_site([scene([still, light])], both)
+    assert "ng-theme-only" not in (both / "index.en.html").read_text(encoding="utf-8")
+
+
 def test_every_video_has_a_poster_its_still_or_its_last_frame(tmp_path):
     with_still = video(tmp_path / "v.en.dark.mp4", (250, 250, 250))
     still_path = tmp_path / "s.en.dark.png"

@@ -3,6 +3,8 @@ theme, with video, subtitles (TextTrack API), narration, still, GIF, embed snipp
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from babel import Locale
 
@@ -133,6 +135,47 @@ def test_a_widget_embedded_alone_in_a_blog_post(open_page, site, tmp_path):
     assert page.frames[1].evaluate("document.documentElement.dataset.theme") == "dark"
 
 
+@pytest.mark.parametrize("widget", ["grid", "vector-2d", "layernorm-3d", "conditioning", "states"])
+def test_a_widget_page_copied_alone_next_to_a_post_works_with_nothing_beside_it(open_page, site, tmp_path, widget):
+    """The blogger's path without the site folder: widgets/<name>.html copied alone into the post's
+    folder (no assets/, no site) and framed by the post shows the widget, styled, in the asked
+    language and theme; no request leaves the two files, no console error."""
+    blog = tmp_path / "blog"
+    blog.mkdir()
+    shutil.copyfile(site / "widgets" / f"{widget}.html", blog / f"{widget}.html")
+    post = blog / "post.html"
+    post.write_text("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>post</title></head><body>"
+                    f"<iframe src='{widget}.html?lang=ru&amp;theme=dark' title='w' width='760' height='700'></iframe>"
+                    "</body></html>", encoding="utf-8")
+    page = open_page(post)
+    frame = page.frames[1]
+    frame.wait_for_selector(f'[data-widget="{widget}"] *')
+    assert frame.evaluate("document.documentElement.lang") == "ru"
+    assert frame.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert frame.evaluate("getComputedStyle(document.body).backgroundColor") not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+    assert frame.locator(f'[data-widget="{widget}"]').inner_text().strip()
+    assert sorted(p.name for p in blog.iterdir()) == sorted(["post.html", f"{widget}.html"])
+
+
+def test_a_gif_and_a_still_copied_next_to_a_post_show_with_the_readme_snippet(open_page, site, tmp_path):
+    """The README's way to put a still and a GIF in a post: copy the files next to it, then
+    <img src="NAME" width height alt>; both decode in Chromium at their size."""
+    blog = tmp_path / "blog"
+    blog.mkdir()
+    gif = next((site / "media").rglob("*.gif"))
+    still = next((site / "media").rglob("*.png"))
+    shutil.copyfile(gif, blog / "layernorm.gif")
+    shutil.copyfile(still, blog / "layernorm.png")
+    post = blog / "post.html"
+    post.write_text("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>post</title></head><body>"
+                    '<img src="layernorm.png" width="192" height="108" alt="still">'
+                    '<img src="layernorm.gif" width="96" height="54" alt="animation" loading="lazy">'
+                    "</body></html>", encoding="utf-8")
+    page = open_page(post)
+    page.wait_for_function("Array.from(document.images).every(i => i.complete)")
+    assert page.evaluate("Array.from(document.images).map(i => [i.naturalWidth, i.naturalHeight])") == [[192, 108], [96, 54]]
+
+
 @pytest.mark.parametrize(("lang", "scheme"), [("en", "light"), ("zh", "dark"), ("ru", "light")])
 def test_page_accessibility(open_page, site, lang, scheme):
     page = open_page(site / f"index.{lang}.html", color_scheme=scheme)
@@ -255,17 +298,23 @@ def test_a_scene_shown_in_another_language_says_so_with_the_command_as_code(open
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "dark theme only"), ("zh", "只渲染了深色主题"), ("ru", "только в тёмной теме")])
 def test_the_light_page_says_when_it_plays_a_dark_video(open_page, media_dir, tmp_path, lang, words):
-    """A scene rendered in the dark theme only plays its dark video on the light page: a visible
-    note says so (and how to add the light one); the dark page has no such note."""
+    """A scene rendered in the dark theme only plays its dark video and shows its dark still and GIF
+    on the light page: a visible note under each says so (and how to add the light one); the dark
+    page has no such note."""
     out = tmp_path / "site"
     build_site(_only(media_dir, theme="dark"), out)
     light = open_page(out / f"index.{lang}.html", query="?theme=light")
-    note = light.locator("#conditioning .ng-theme-only")
+    note = light.locator("#conditioning .ng-video .ng-theme-only")
     assert light.locator("#conditioning video").get_attribute("src").endswith(".dark.mp4")
     assert note.is_visible() and words in note.inner_text()
     assert note.locator("code").inner_text() == "normgeo render conditioning --theme light"
     dark = open_page(out / f"index.{lang}.html", query="?theme=dark")
-    assert not dark.locator("#conditioning .ng-theme-only").is_visible()
+    assert not dark.locator("#conditioning .ng-video .ng-theme-only").is_visible()
+    for figure, command in (("still", "normgeo still conditioning --theme light"),
+                            ("gif", "normgeo gif conditioning --width 96 --theme light")):
+        figure_note = light.locator(f"#conditioning .ng-{figure} .ng-theme-only")
+        assert figure_note.is_visible() and figure_note.locator("code").inner_text() == command
+        assert not dark.locator(f"#conditioning .ng-{figure} .ng-theme-only").is_visible()
 
 
 def test_no_theme_note_when_both_themes_exist(open_page, site):

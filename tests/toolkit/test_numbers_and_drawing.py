@@ -104,11 +104,27 @@ def test_nice_step_is_one_two_or_five_times_a_power_of_ten_at_least_span_over_ti
 
 
 @pytest.mark.parametrize(("step", "digits"), [(1.0, 0), (0.5, 1), (0.2, 1), (0.1, 1), (2.0, 0), (50.0, 0), (0.001, 3),
-                                              (0.05, 2), (5e-4, 4)])
+                                              (0.05, 2), (5e-4, 4), (0.25, 2), (0.125, 3), (2.5, 1), (0.75, 2)])
 def test_tick_labels_keep_the_decimals_their_step_needs(step, digits):
-    """For the steps nice_step gives (1, 2 or 5 × 10^k). (A step of 0.25 would get 1 decimal:
-    reported, not a step any scene uses.)"""
+    """The steps nice_step gives (1, 2 or 5 × 10^k) and quarter steps (0.25 once got 1 decimal,
+    so its ticks read 0.3, 0.5, 0.8)."""
     assert _digits(step) == digits
+
+
+@pytest.mark.parametrize(("start", "step"), [(0.0, 0.25), (0.5, 1.0), (-1.0, 0.125), (0.1, 0.2), (-0.75, 0.5), (0, 50.0)])
+def test_every_tick_written_with_those_decimals_reads_back_as_its_value_and_none_fewer_would(start, step):
+    """Brute force with exact fractions: every tick start + k·step written with _digits decimals
+    reads back as the tick, and with one decimal fewer some tick would not."""
+    from fractions import Fraction
+
+    ticks = [Fraction(str(start)) + k * Fraction(str(step)) for k in range(9)]
+    digits = _digits(start, step)
+
+    def exact(decimals):
+        return all(Fraction(fmt_number(float(v), decimals).replace("\u2212", "-")) == v for v in ticks)
+
+    assert exact(digits)
+    assert digits == 0 or not exact(digits - 1)
 
 
 PALETTE = palette("dark")

@@ -9,7 +9,7 @@ the version these subclasses are written against. No other file of the pipeline 
 (``tests/render/test_manim_door.py`` proves it). Names load when first used.
 """
 
-from importlib import import_module
+from scenes.render.lazy_names import lazy_getattr
 
 # public name → the module of the door that defines it (loaded when first used: Manim loads only
 # when something renders, not when the CLI starts)
@@ -22,9 +22,4 @@ _WHERE = {
 }
 
 __all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)

@@ -4,12 +4,12 @@ result is written under a hidden name and renamed into place."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import av
 import numpy as np
+
+from scenes.render.files import atomic_target
 
 __all__ = ["AUDIO_CODECS", "add_sound_track"]
 
@@ -24,10 +24,8 @@ _FRAME = 1024
 def add_sound_track(video: Path, samples: np.ndarray, rate: int, target: Path) -> None:
     """Write ``video`` with mono ``samples`` at ``rate`` as its sound track to ``target``."""
     codec, bit_rate = AUDIO_CODECS[video.suffix.lower()]
-    fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=video.suffix, dir=target.parent)
-    os.close(fd)
-    try:
-        with av.open(str(video)) as source, av.open(partial, "w", format=source.format.name.split(",")[0]) as out:
+    with atomic_target(target, suffix=video.suffix) as partial:
+        with av.open(str(video)) as source, av.open(str(partial), "w", format=source.format.name.split(",")[0]) as out:
             picture = source.streams.video[0]
             copied = out.add_stream_from_template(picture)
             sound = out.add_stream(codec, rate=rate, layout="mono")
@@ -41,10 +39,6 @@ def add_sound_track(video: Path, samples: np.ndarray, rate: int, target: Path) -
             _encode(out, sound, samples, rate)
             if source.chapters():  # a lecture keeps its chapters
                 out.set_chapters(source.chapters())
-        os.replace(partial, target)
-    except BaseException:
-        Path(partial).unlink(missing_ok=True)
-        raise
 
 
 def _encode(out, stream, samples: np.ndarray, rate: int) -> None:

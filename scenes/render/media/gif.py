@@ -49,8 +49,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scenes.render.files import atomic_target
 from scenes.render.media.gif_parts import Quantizer, gif_control, gif_header, gif_image_data
-from scenes.render.media.quality import FfmpegSsim, scale_frame, timed_frames
+from scenes.render.media.quality import FfmpegSsim, scaled_timed_frames
 
 __all__ = ["GifStats", "GifParams", "encode_gif", "params_for_quality", "gifsicle_path"]
 
@@ -190,18 +191,14 @@ def encode_gif(frames: Iterable[tuple[np.ndarray, float]], target: Path, width: 
     fd, raw_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".raw.gif", dir=target.parent)
     os.close(fd)
     raw = Path(raw_name)
-    final = raw.with_suffix(".opt.gif")
     try:
-        shape, source_count = _first_pass(frames, width, fps, spool, quantizer)
-        palette = _fitted_palette(spool, shape, quantizer, params)
-        transparent = int(np.flatnonzero(palette[:, 3] == 0)[0]) if (palette[:, 3] == 0).any() else None
-        written, local_count, duration_cs = _second_pass(spool, shape, palette, transparent, quantizer, params, loop, raw)
-        _optimize(raw, final, params, loop)
-        os.chmod(final, 0o644)
-        os.replace(final, target)
-    except BaseException:
-        final.unlink(missing_ok=True)
-        raise
+        with atomic_target(target, suffix=".opt.gif") as final:
+            shape, source_count = _first_pass(frames, width, fps, spool, quantizer)
+            palette = _fitted_palette(spool, shape, quantizer, params)
+            transparent = int(np.flatnonzero(palette[:, 3] == 0)[0]) if (palette[:, 3] == 0).any() else None
+            written, local_count, duration_cs = _second_pass(spool, shape, palette, transparent, quantizer, params,
+                                                             loop, raw)
+            _optimize(raw, final, params, loop)
     finally:
         raw.unlink(missing_ok=True)
         spool.close()
@@ -221,16 +218,11 @@ def _first_pass(frames, width, fps, spool: _Spool, quantizer: Quantizer):
             count += 1
             yield item
 
-    for frame, start_cs, end_cs in timed_frames(counted(), min(float(fps), 50.0), 100):
-        if frame is None:
+    for scaled, start_cs, end_cs in scaled_timed_frames(counted(), width, min(float(fps), 50.0), 100):
+        if scaled is None:
             if spool.entries:
                 spool.extend_last(end_cs)
             continue
-        if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] < 3:
-            raise ValueError("frames must be RGB uint8 arrays")
-        scaled = scale_frame(frame, width)
-        if previous is not None and scaled.shape != previous.shape:
-            raise ValueError("all frames must have one size")
         if not _add_changes(quantizer, scaled, previous):
             spool.extend_last(end_cs)
             continue

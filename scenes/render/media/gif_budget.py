@@ -11,9 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
+from scenes.render.errors import InputError
 from scenes.render.media.gif import GifStats, encode_gif
+from scenes.render.media.quality import scaled_size
 
-__all__ = ["SizeEstimate", "SizeSearch", "smallest_reachable_size", "fit_gif_to_size", "FLOOR_QUALITY"]
+__all__ = ["SizeEstimate", "SizeSearch", "smallest_reachable_size", "fit_gif_to_size", "smallest_possible_gif",
+           "refuse_impossible_budget", "FLOOR_QUALITY"]
 
 # --------------------------------------------------------------------------------------------
 # A size budget
@@ -46,6 +49,51 @@ class SizeSearch:
     max_size: int
     smallest_bytes: int
     tried: tuple[tuple[int, int], ...]  # (quality, bytes)
+
+
+def smallest_possible_gif(width: int, height: int) -> int:
+    """A lower bound on the bytes of any GIF whose first frame covers ``width`` × ``height`` pixels
+    (as every GIF this encoder writes does), known before any frame is rendered: a budget below it
+    is refused at once.
+
+    The i-th LZW code of a frame stands for at most min(i, 4096) pixels (each new table entry is
+    one pixel longer than a code already read, and the table holds 4096 codes), and it is as wide
+    as the decoder's next free table entry needs (3 to 12 bits, from the minimum code size 2..8;
+    the smallest total is taken). Around the image data: the header, the screen descriptor, a
+    colour table of at least two colours, the image descriptor, the minimum code size, the data's
+    block lengths, the block terminator and the trailer; extensions and clear codes only add.
+
+    >>> smallest_possible_gif(1, 1)
+    34
+    >>> 700 < smallest_possible_gif(640, 360) < 1000
+    True
+    """
+    pixels = max(1, width) * max(1, height)
+    data = min(_fewest_lzw_bits(pixels, code_size) for code_size in range(2, 9))
+    data_bytes = -(-data // 8)
+    blocks = -(-data_bytes // 255)
+    return 6 + 7 + 6 + 10 + 1 + data_bytes + blocks + 1 + 1
+
+
+def refuse_impossible_budget(max_size: int, width: int, frame_size: tuple[int, int]) -> None:
+    """A ``--max-size`` that no GIF of this size can meet, refused before anything renders (one
+    line); a budget that only these frames cannot meet is found once they are rendered."""
+    size = scaled_size(*frame_size, width)
+    floor = smallest_possible_gif(*size)
+    if max_size < floor:
+        raise InputError(f"--max-size {max_size:,} bytes cannot be met: any GIF of {size[0]}×{size[1]} pixels takes "
+                         f"at least {floor:,} bytes (give a larger --max-size or a smaller --width)")
+
+
+def _fewest_lzw_bits(pixels: int, code_size: int) -> int:
+    """The fewest bits LZW codes of minimum size ``code_size`` can spend on ``pixels`` pixels."""
+    bits, covered, code = 0, 0, 0
+    while covered < pixels:
+        code += 1
+        next_entry = (1 << code_size) + 2 + max(0, code - 2)
+        bits += min(12, max(code_size + 1, next_entry.bit_length()))
+        covered += min(code, 4096)
+    return bits
 
 
 def smallest_reachable_size(frames: Iterable[tuple[np.ndarray, float]], width: int, fps: float = 15,

@@ -10,8 +10,6 @@ makes the loop seamless in every player.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,7 +19,8 @@ from pathlib import Path
 import av
 import numpy as np
 
-from scenes.render.media.quality import scale_frame, timed_frames
+from scenes.render.files import atomic_target
+from scenes.render.media.quality import scaled_timed_frames
 
 __all__ = ["VideoStats", "CODECS", "encode_loop_video"]
 
@@ -59,34 +58,27 @@ def encode_loop_video(frames: Iterable[tuple[np.ndarray, float]], target: Path, 
     suffix, encoder_name, options = CODECS[codec]
     started = time.monotonic()
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial" + suffix, dir=target.parent)
-    os.close(fd)
     count = written = ticks = 0
     size = None
-    try:
+    with atomic_target(target, suffix=".partial" + suffix) as temporary:
         container_options = {"movflags": "+faststart"} if suffix == ".mp4" else {}
-        with av.open(temporary, "w", format="mp4" if suffix == ".mp4" else "webm", options=container_options) as output:
+        with av.open(str(temporary), "w", format=suffix[1:], options=container_options) as output:
             stream = None
             last = None
-            for frame, start_tick, end_tick in timed_frames(frames, fps, fps):
+            for frame, start_tick, end_tick in scaled_timed_frames(frames, width, fps, fps):
                 count += 1
                 if frame is not None:
-                    last = scale_frame(frame, width)
-                    if last.shape[1] % 2:
-                        last = last[:, :-1]
+                    last = frame[:, : frame.shape[1] // 2 * 2]  # 4:2:0 needs an even width
                     if stream is None:
                         size = (last.shape[1], last.shape[0])
                         stream = output.add_stream(encoder_name, rate=fps)
                         stream.width, stream.height, stream.pix_fmt = size[0], size[1], pixel_format
                         stream.options = {**options, "crf": str(crf), "g": str(max(1, int(keyframe_seconds * fps)))}
                         stream.time_base = Fraction(1, fps)
-                    elif (last.shape[1], last.shape[0]) != size:
-                        raise ValueError("all frames must have one size")
                 if last is None:
                     continue
                 while ticks < end_tick:
-                    picture = av.VideoFrame.from_ndarray(last, format="rgb24")
+                    picture = av.VideoFrame.from_ndarray(np.ascontiguousarray(last), format="rgb24")
                     picture.pts, picture.time_base = ticks, Fraction(1, fps)
                     for packet in stream.encode(picture):
                         output.mux(packet)
@@ -96,10 +88,5 @@ def encode_loop_video(frames: Iterable[tuple[np.ndarray, float]], target: Path, 
                 raise ValueError("no frames to encode")
             for packet in stream.encode(None):
                 output.mux(packet)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
     return VideoStats(target, target.stat().st_size, size[0], size[1], written, count, ticks / fps, codec, crf,
                       time.monotonic() - started)

@@ -40,6 +40,7 @@ __all__ = [
     "scale_frame",
     "scaled_frames",
     "timed_frames",
+    "scaled_timed_frames",
 ]
 
 METHODS = {
@@ -107,6 +108,24 @@ def timed_frames(frames: Iterable[tuple[np.ndarray, float]], fps: float,
         else:
             yield None, begin_unit, end_unit
         start = end
+
+
+def scaled_timed_frames(frames: Iterable[tuple[np.ndarray, float]], width: int, fps: float,
+                        units_per_second: int) -> Iterator[tuple[np.ndarray | None, int, int]]:
+    """The frame loop of every web-animation encoder: :func:`timed_frames`, each kept frame checked
+    to be RGB uint8 and scaled to ``width`` (:func:`scale_frame`); frames that change size are
+    refused."""
+    size = None
+    for frame, start, end in timed_frames(frames, fps, units_per_second):
+        if frame is not None:
+            if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] < 3:
+                raise ValueError("frames must be RGB uint8 arrays")
+            frame = scale_frame(frame, width)
+            if size is None:
+                size = frame.shape
+            elif frame.shape != size:
+                raise ValueError("all frames must have one size")
+        yield frame, start, end
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,8 +9,6 @@ rounded on the running total, so the file lasts exactly as long as the source).
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,7 +17,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from scenes.render.media.quality import scale_frame, timed_frames
+from scenes.render.files import atomic_write_bytes
+from scenes.render.media.quality import scaled_timed_frames
 
 __all__ = ["WebpStats", "encode_webp"]
 
@@ -48,26 +47,20 @@ def encode_webp(frames: Iterable[tuple[np.ndarray, float]], target: Path, width:
 
     started = time.monotonic()
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
     encoder = None
     previous = None
     count = written = 0
     end_ms = 0
     kmin, kmax = (9, 17) if lossless else (3, 5)  # gif2webp's keyframe defaults
     size = None
-    for frame, start_ms, stop_ms in timed_frames(frames, min(float(fps), 100.0), 1000):
+    for scaled, start_ms, stop_ms in scaled_timed_frames(frames, width, min(float(fps), 100.0), 1000):
         count += 1
         end_ms = stop_ms
-        if frame is None:
-            continue
-        scaled = scale_frame(frame, width)
-        if previous is not None and np.array_equal(scaled, previous):
+        if scaled is None or previous is not None and np.array_equal(scaled, previous):
             continue
         if encoder is None:
             size = (scaled.shape[1], scaled.shape[0])
             encoder = _webp.WebPAnimEncoder(size, 0xFF000000, loop, False, kmin, kmax, False, False)
-        elif (scaled.shape[1], scaled.shape[0]) != size:
-            raise ValueError("all frames must have one size")
         image = Image.fromarray(scaled).convert("RGBA")
         encoder.add(image.getim(), start_ms, lossless, float(quality), 100.0, method)
         previous = scaled
@@ -78,14 +71,6 @@ def encode_webp(frames: Iterable[tuple[np.ndarray, float]], target: Path, width:
     data = encoder.assemble(b"", b"", b"")
     if data is None:
         raise OSError("libwebp returned no data")
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(target, data)
     return WebpStats(target, len(data), size[0], size[1], written, count, end_ms / 1000.0, lossless, quality,
                      time.monotonic() - started)

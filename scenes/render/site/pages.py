@@ -4,6 +4,7 @@ each widget alone."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ from scenes.render.site.placing import Placed
 from scenes.render.site.views import scene_steps, scene_text, scene_view
 from scenes.render.site.words import inline_math, ui_text
 
-__all__ = ["write_pages"]
+__all__ = ["write_pages", "self_contained"]
 
 
 def _json_for_script(value) -> str:
@@ -52,6 +53,29 @@ def _write_assets(out: Path, text: dict, formulas: dict[str, str]) -> None:
     (out / "assets" / "text.js").write_text("window.NORMGEO_TEXT = " + _json_for_script(text) + ";\n", encoding="utf-8")
     (out / "assets" / "formulas.js").write_text(
         "window.NORMGEO_FORMULAS = " + _json_for_script(formulas) + ";\n", encoding="utf-8")
+
+
+_ASSET_LINK = re.compile(r'<link rel="stylesheet" href="\.\./assets/([\w.-]+\.css)">')
+_ASSET_SCRIPT = re.compile(r'<script src="\.\./assets/([\w.-]+\.js)"></script>')
+
+
+def self_contained(html: str, assets: Path) -> str:
+    """``html`` with each ``../assets/`` style and script it links written into it, so that the page
+    works copied anywhere on its own (a blog's folder, a static host) with nothing beside it. A
+    ``</script`` or ``</style`` inside one (in a string) would close the tag early: it is written
+    with ``<\\/``, the same string to JavaScript and CSS.
+
+    >>> import tempfile; folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.js").write_text("s = '</script>';"), (folder / "p.css").write_text("p{}")
+    >>> print(self_contained('<link rel="stylesheet" href="../assets/p.css"><script src="../assets/a.js"></script>', folder))
+    <style>p{}</style><script>s = '<\\/script>';</script>
+    """
+    def inline(tag: str):
+        closing = re.compile(f"</({tag})", re.IGNORECASE)
+        return lambda match: (f"<{tag}>" + closing.sub(r"<\\/\1", (assets / match.group(1)).read_text(encoding="utf-8"))
+                              + f"</{tag}>")
+
+    return _ASSET_SCRIPT.sub(inline("script"), _ASSET_LINK.sub(inline("style"), html))
 
 
 def _write_index_pages(env, scenes, out, placed, lectures, default_lang, t) -> list[str]:
@@ -104,11 +128,9 @@ def write_pages(scenes: Sequence[SiteScene], out: Path, placed: Placed, lectures
         encoding="utf-8")
     pages.append("present.html")
     (out / "widgets").mkdir()
-    for name, script in WIDGETS.items():
-        (out / "widgets" / f"{name}.html").write_text(
-            env.get_template("widget.html.j2").render(
-                name=name, script=script, default_lang=default_lang,
-                titles={code: t(code, f"widget.{name}") for code in LANGS}),
-            encoding="utf-8")
+    for name, script in WIDGETS.items():  # each widget page alone, with its scripts and styles inside
+        page = env.get_template("widget.html.j2").render(name=name, script=script, default_lang=default_lang,
+                                                         titles={code: t(code, f"widget.{name}") for code in LANGS})
+        (out / "widgets" / f"{name}.html").write_text(self_contained(page, out / "assets"), encoding="utf-8")
         pages.append(f"widgets/{name}.html")
     return pages

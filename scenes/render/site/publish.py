@@ -16,6 +16,7 @@ from scenes.kit.languages import LANGUAGES
 from scenes.kit.registry import SCENES
 from scenes.render.manifest import Manifest
 from scenes.render.names import voice_tag
+from scenes.render.settings import PRESET_SIZES
 from scenes.render.site import WIDGET_FOR_SCENE, SiteLecture, SiteMedia, SiteReport, SiteScene, SiteStep, build_site
 
 __all__ = ["site_content", "publish_site"]
@@ -48,6 +49,19 @@ def _shown_videos(mine: list[tuple[str, dict]], voice: str | None) -> list[tuple
             if not _is_video(name) or (wanted(_voice(r)) if r["spec"]["lang"] in voiced_langs else _voice(r) == "none")]
 
 
+def _pixel_size(record: dict) -> tuple[int | None, int | None]:
+    """The pixels of a recorded file: a web animation's own, else its render's frame size.
+
+    >>> _pixel_size({"gif": {"width": 480, "height": 270}}), _pixel_size({"settings": {"quality": "l"}})
+    ((480, 270), (854, 480))
+    """
+    if "gif" in record:
+        return record["gif"].get("width"), record["gif"].get("height")
+    settings = record.get("settings", {})
+    size = settings.get("resolution") or PRESET_SIZES.get(settings.get("quality"))
+    return (int(size[0]), int(size[1])) if size else (None, None)
+
+
 def site_content(out_dir: Path, voice: str | None = None) -> tuple[list[SiteScene], list[SiteLecture]]:
     """Every scene that has something rendered with its default settings (custom-spec renders are
     left out: the page explains the lecture as published), narrated videos (see the module's note)
@@ -69,7 +83,8 @@ def site_content(out_dir: Path, voice: str | None = None) -> tuple[list[SiteScen
                 if kind is None:
                     continue
                 path = out_dir / file_name
-                media.append(SiteMedia(kind, lang, theme, path, path.stat().st_size))
+                media.append(SiteMedia(kind, lang, theme, path, path.stat().st_size,
+                                       *(_pixel_size(record) if kind != "subtitles" else (None, None))))
             if record.get("steps") and lang not in steps:
                 steps[lang] = [SiteStep(s["start"], s["end"], s["text"]) for s in record["steps"]]
         scenes.append(SiteScene(

@@ -72,7 +72,39 @@ def _media_view(scene: SiteScene, shown: dict[str, dict[str, SiteMedia]], placed
     view["media"] = {kind: {"lang": _first(picked).lang, "themes": real_themes(picked)}
                      for kind, picked in shown.items() if picked}
     view["only_theme"] = {kind: only_theme(picked) for kind, picked in shown.items() if picked}
+    view["theme_notes"] = _theme_notes(scene.id, shown, lang, t)
     return view
+
+
+def _theme_notes(scene_id: str, shown: dict[str, dict[str, SiteMedia]], lang: str, t: Words) -> dict[str, dict]:
+    """figure (video, still, animation) → the note its page shows when the figure was rendered in
+    one theme only: that theme, and a sentence with the command that adds the other one."""
+    animation_kind = next((kind for kind in ("gif", "webp", "loop") if shown[kind]), None)
+    figures = {"video": "video", "still": "still", "animation": animation_kind}
+    notes = {}
+    for figure, kind in figures.items():
+        only = only_theme(shown[kind]) if kind else None
+        if only is None:
+            continue
+        other = THEMES[1 - THEMES.index(only)]
+        command = _adding_command(scene_id, kind, _first(shown[kind]), other)
+        notes[figure] = {"theme": only, "text": t(lang, f"page.theme-only.{figure}.{only}", command=command)}
+    return notes
+
+
+def _adding_command(scene_id: str, kind: str, item: SiteMedia, theme: str) -> str:
+    """The command that renders ``item``'s kind of figure in ``theme``.
+
+    >>> _adding_command("layernorm-2d", "loop", SiteMedia("loop", "en", "dark", Path("x"), 1, 480, 270), "light")
+    'normgeo gif layernorm-2d --width 480 --format mp4 --theme light'
+    """
+    if kind == "still":
+        return f"normgeo still {scene_id} --theme {theme}"
+    if kind in ("gif", "webp", "loop"):
+        fmt = {"gif": "", "webp": " --format webp", "loop": " --format mp4"}[kind]
+        width = f" --width {int(item.width)}" if item.width else ""
+        return f"normgeo gif {scene_id}{width}{fmt} --theme {theme}"
+    return f"normgeo render {scene_id} --theme {theme}"
 
 
 def _cues(shown: dict[str, dict[str, SiteMedia]], steps: list[SiteStep], steps_lang: str) -> tuple[list, str]:
