@@ -19,14 +19,17 @@ from normgeo import (
     ShapeError,
     ZeroVarianceError,
     condition_number,
+    conditioning_demo,
     count_nearest,
     degrees_of_freedom,
     norm_growth_run,
     sphere_rings,
+    spread_pulled_inside,
     standardize_features,
     steps_to_tolerance,
 )
 from normgeo.batch_dependence import BatchMeanSpread, TwoBatches
+from normgeo.scale_invariance import NormGrowthRun
 from normgeo.statistic_groups import GroupStatistics
 
 
@@ -165,3 +168,60 @@ def test_the_spread_follows_the_law_within_its_tolerance_inclusive():
     spread = BatchMeanSpread(np.array([1, 4]), np.array([1.25, 0.5]), np.array([1.0, 0.5]))
     assert spread.follows_law(rtol=0.25)
     assert not spread.follows_law(rtol=0.125)
+
+
+def test_steps_to_tolerance_at_and_above_a_tolerance_of_one():
+    """tol = 1 with equal components: each already sits on its share ‖e₀‖/√d, so 0 steps (brute
+    force agrees); tol = 2: nothing to do either."""
+    assert steps_to_tolerance(np.diag([1.0, 3.0]), [1.0, 1.0], 0.1, tol=1.0) == 0 == brute_force_steps(
+        [1.0, 3.0], [1.0, 1.0], 0.1, 1.0)
+    assert steps_to_tolerance(np.diag([1.0, 3.0]), [1.0, 2.0], 0.1, tol=2.0) == 0
+
+
+def test_an_indefinite_hessian_names_its_smallest_eigenvalue():
+    with pytest.raises(InvalidParameterError, match=r"smallest eigenvalue -1\)"):
+        condition_number([[-1.0, 0.0], [0.0, 2.0]])
+
+
+def test_a_matrix_argument_is_named_x_in_the_refusal():
+    with pytest.raises(ShapeError, match=r"^X must have at least 2 dimension\(s\)"):
+        standardize_features([1.0, 2.0])
+
+
+def test_count_nearest_refuses_one_and_three_dimensional_inputs_by_name():
+    with pytest.raises(ShapeError, match=r"^points must have at least 2 dimension\(s\)"):
+        count_nearest([0.0, 0.0], [[0.0, 0.0]])
+    with pytest.raises(ShapeError, match=r"^targets must have at least 2 dimension\(s\)"):
+        count_nearest([[0.0, 0.0]], [0.0, 0.0])
+    with pytest.raises(ShapeError):
+        count_nearest(np.zeros((1, 2, 2)), [[0.0, 0.0]])
+
+
+def test_spread_pulled_inside_in_closed_form_and_its_refusals():
+    """σ = √ε·r/√(1 − r²), r = 1 − s: ε = 0.25, s = 0.5 gives 0.5·0.5/√0.75."""
+    assert spread_pulled_inside(0.25, 0.5) == pytest.approx(0.25 / math.sqrt(0.75), rel=1e-15)
+    for shortfall in (0.0, 1.0):
+        with pytest.raises(InvalidParameterError, match="shortfall"):
+            spread_pulled_inside(1e-5, shortfall)
+    with pytest.raises(InvalidParameterError, match=r"^eps must be ≥ 0"):
+        spread_pulled_inside(-1.0)
+
+
+def test_norm_trend_default_tolerance_is_one_percent():
+    """‖W‖ from 1 to 1.5 rises; from 1 to 1.005 is flat at the default 1 %."""
+    assert NormGrowthRun(np.array([1.0, 1.5]), np.ones(1), np.zeros(1), 0.1, 0.0).norm_trend() == "rises"
+    assert NormGrowthRun(np.array([1.0, 1.005]), np.ones(1), np.zeros(1), 0.1, 0.0).norm_trend() == "flat"
+    assert NormGrowthRun(np.array([1.0, 0.5]), np.ones(1), np.zeros(1), 0.1, 0.0).norm_trend() == "falls"
+
+
+def test_the_conditioning_demo_uses_its_scales_and_tolerance_everywhere():
+    """Uncorrelated features of standard deviations 1 and 100: H ∝ diag(1, 10⁴), κ = 10⁴ exactly
+    (in closed form, whatever the seed). The drawn descent on diag(1, 60) with η = 0.9·2/60 reaches
+    tol = 10⁻³ in the brute-force count of steps."""
+    demo = conditioning_demo(scales=(1.0, 100.0), tol=1e-3)
+    assert demo.kappa_raw_uncorrelated == pytest.approx(1e4, rel=1e-9)
+    assert demo.tolerance == 1e-3
+    step = 0.9 * 2 / 60
+    assert demo.drawn_before.steps_to_tolerance == brute_force_steps([1.0, 60.0], [-2.6, 0.5], step, 1e-3)
+    assert demo.steps_standardized == demo.drawn_after.steps_to_tolerance
+    assert demo.drawn_after.steps_to_tolerance < conditioning_demo(scales=(1.0, 100.0)).drawn_after.steps_to_tolerance
