@@ -1,10 +1,12 @@
 """Mutation testing of the core (``normgeo/``) and the kit (``scenes/kit/``) with mutmut 3.
 
-    .venv/bin/python bench/mutation.py                 # both folders (about an hour on one core)
-    .venv/bin/python bench/mutation.py --only normgeo  # one folder
+    .venv/bin/python bench/mutation.py                 # both folders (many hours on a loaded 2-core machine)
+    .venv/bin/python bench/mutation.py --only normgeo  # one folder (--only kit in a second shell runs beside it)
     .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
     .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (with the current tests)
     .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
+    .venv/bin/python bench/mutation.py --rerun --skip 'scenes.kit.real_states.*show_landing*'  # minus slow ones
+    .venv/bin/python bench/mutation.py --max-children 2  # two mutants at once
 
 Too slow for CI, so it is a benchmark-like command of its own. It copies the tree into
 ``renders/mutation/<folders>/`` (git-ignored; ``--only kit`` and ``--only normgeo`` have copies of
@@ -14,8 +16,10 @@ whose pytest options drop ``-n auto`` (xdist workers would run the tests outside
 where it cannot see which tests reach which function), runs ``mutmut run`` niced with one child,
 and prints per folder: mutants, killed, equivalent (listed with a one-line reason each in
 ``bench/mutation_equivalent.toml``), the score = killed / (all − equivalent − not runnable) and every surviving
-mutant's name. The tests run are the core's and the kit's own (``tests/core``, ``tests/toolkit``,
-``tests/render/test_subtitle_times.py``) and the doctests of both folders.
+mutant's name. Every mutant that is not killed counts against the score: survived, no test reaches
+it, or not checked yet by an interrupted run. The tests run are the core's and the kit's own
+(``tests/core``, ``tests/toolkit``) and the doctests of both folders; the scene, render and site
+suites are too slow to run once per mutant.
 
 Why mutmut and not cosmic-ray: mutmut 3 imports the suite once, measures which tests reach each
 function, then forks per mutant and runs only those tests, so a mutant costs tens of milliseconds;
