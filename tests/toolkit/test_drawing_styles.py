@@ -214,8 +214,9 @@ def test_space_axes_are_length_long_with_unit_steps_in_the_muted_colour(space):
         assert axis.get_length() == pytest.approx(6.0)
         assert stroke(axis) == PALETTE.muted.lower()
         assert max(piece.get_stroke_width() for piece in axis.family_members_with_points()) == 2
-    assert space.x_range[2] == space.y_range[2] == space.z_range[2] == 1
     assert tuple(space.x_range[:2]) == (-3.0, 3.0)
+    other = make_space_axes(3.0, 5.0, PALETTE)  # a length other than the range's span of 6
+    assert all(axis.get_length() == pytest.approx(5.0) for axis in other.axes)
 
 
 def test_space_axes_are_shaded_as_manims_own_three_d_axes():
