@@ -160,6 +160,11 @@ def report(only: list[str]) -> bool:
               f"{sum(map(len, alive.values()))} not killed "
               f"({', '.join(f'{len(v)} {k}' for k, v in sorted(alive.items())) or 'none'}); "
               f"score {score:.1%} of non-equivalent ({'meets' if score >= TARGET else 'below'} {TARGET:.0%})")
+        unchecked = len(alive.get("not checked", []))
+        if unchecked:
+            checked = counted - unchecked
+            print(f"  an interrupted run: {unchecked} mutants not checked yet (counted as not killed above); "
+                  f"over the {checked} checked, {killed / checked if checked else 1.0:.1%} killed")
         for status, names in sorted(alive.items()):
             for name in names:
                 print(f"  {status}: {name}")
