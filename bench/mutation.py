@@ -140,7 +140,7 @@ def report(only: list[str]) -> bool:
         if folder in only:
             by_folder[folder][status].append(name)
     print(f"mutation testing, {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, "
-          f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), mutmut, one child")
+          f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), mutmut")
     ok = True
     for folder in only:
         groups = by_folder[folder]
