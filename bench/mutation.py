@@ -1,19 +1,25 @@
 """Mutation testing of the core (``normgeo/``) and the kit (``scenes/kit/``) with mutmut 3.
 
-    .venv/bin/python bench/mutation.py                 # both folders (about an hour on one core)
-    .venv/bin/python bench/mutation.py --only normgeo  # one folder
+    .venv/bin/python bench/mutation.py                 # both folders (many hours on a loaded 2-core machine)
+    .venv/bin/python bench/mutation.py --only normgeo  # one folder (--only kit in a second shell runs beside it)
     .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
     .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (with the current tests)
     .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
+    .venv/bin/python bench/mutation.py --rerun --skip 'scenes.kit.real_states.*show_landing*'  # minus slow ones
+    .venv/bin/python bench/mutation.py --max-children 2  # two mutants at once
 
 Too slow for CI, so it is a benchmark-like command of its own. It copies the tree into
-``renders/mutation/`` (git-ignored; the working tree is never touched), writes a pyproject there
+``renders/mutation/<folders>/`` (git-ignored; ``--only kit`` and ``--only normgeo`` have copies of
+their own, so they can run at the same time, and ``--report``/``--resume``/``--rerun`` take the
+same ``--only`` as the run they continue; the working tree is never touched), writes a pyproject there
 whose pytest options drop ``-n auto`` (xdist workers would run the tests outside mutmut's process,
 where it cannot see which tests reach which function), runs ``mutmut run`` niced with one child,
 and prints per folder: mutants, killed, equivalent (listed with a one-line reason each in
-``bench/mutation_equivalent.toml``), the score = killed / (all − equivalent) and every surviving
-mutant's name. The tests run are the core's and the kit's own (``tests/core``, ``tests/toolkit``,
-``tests/render/test_subtitle_times.py``) and the doctests of both folders.
+``bench/mutation_equivalent.toml``), the score = killed / (all − equivalent − not runnable) and every surviving
+mutant's name. Every mutant that is not killed counts against the score: survived, no test reaches
+it, or not checked yet by an interrupted run. The tests run are the core's and the kit's own
+(``tests/core``, ``tests/toolkit``) and the doctests of both folders; the scene, render and site
+suites are too slow to run once per mutant.
 
 Why mutmut and not cosmic-ray: mutmut 3 imports the suite once, measures which tests reach each
 function, then forks per mutant and runs only those tests, so a mutant costs tens of milliseconds;
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import fnmatch
 import json
 import os
 import platform
@@ -38,55 +45,64 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STAGE = ROOT / "renders" / "mutation"
+STAGES = ROOT / "renders" / "mutation"
 EQUIVALENT = ROOT / "bench" / "mutation_equivalent.toml"
 FOLDERS = {"normgeo": "normgeo", "kit": "scenes/kit"}
 TESTS = ["tests/core", "tests/toolkit", "normgeo", "scenes/kit"]
 TARGET = 0.90
+# Statuses that count as killed; every other status of a non-equivalent mutant counts against the
+# score (survived, no tests, not checked by an interrupted run, suspicious, segfault).
+KILLED = ("killed", "timeout", "caught by type check")
+
+
+def stage_of(only: list[str]) -> Path:
+    """The run's own copy, one per choice of folders (so that two folders can run at once)."""
+    return STAGES / "-".join(sorted(only))
 
 
 def stage(only: list[str]) -> None:
-    """A copy of the sources and tests in STAGE with a pyproject fit for mutmut."""
-    shutil.rmtree(STAGE, ignore_errors=True)
-    STAGE.mkdir(parents=True)
+    """A copy of the sources and tests in the run's folder with a pyproject fit for mutmut."""
+    where = stage_of(only)
+    shutil.rmtree(where, ignore_errors=True)
+    where.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules")
-    for name in ("normgeo", "scenes", "tests"):
-        shutil.copytree(ROOT / name, STAGE / name, ignore=ignore)
+    for name in ("normgeo", "normgeo_models", "scenes", "tests"):
+        shutil.copytree(ROOT / name, where / name, ignore=ignore)
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = re.sub(r'^addopts = .*$', 'addopts = "--doctest-modules -p no:cacheprovider -p no:xdist"', text,
                   flags=re.M)
     text = re.sub(r'^testpaths = .*$', 'testpaths = ["tests/core"]', text, flags=re.M)
     mutate = [f'"{FOLDERS[f]}/*"' for f in only]
     text += ("\n[tool.mutmut]\n"
-             'source_paths = ["normgeo", "scenes"]\n'
+             'source_paths = ["normgeo", "normgeo_models", "scenes"]\n'
              f"only_mutate = [{', '.join(mutate)}]\n"
              f"pytest_add_cli_args_test_selection = {json.dumps(TESTS)}\n"
              'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:randomly"]\n'
              "use_git_change_detection = false\n")
-    (STAGE / "pyproject.toml").write_text(text, encoding="utf-8")
+    (where / "pyproject.toml").write_text(text, encoding="utf-8")
 
 
-def sync_tests() -> None:
+def sync_tests(where: Path) -> None:
     """The working tree's tests copied over the staged ones (for ``--rerun``)."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for target in (STAGE / "tests", STAGE / "mutants" / "tests"):
+    for target in (where / "tests", where / "mutants" / "tests"):
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(ROOT / "tests", target, ignore=ignore)
 
 
-def run_mutmut(max_children: int, names: list[str] | None = None) -> int:
+def run_mutmut(where: Path, max_children: int, names: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["HYPOTHESIS_PROFILE"] = "dev"
     mutmut = Path(sys.executable).with_name("mutmut")
     command = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(max_children), *(names or [])]
-    return subprocess.run(command, cwd=STAGE, env=env).returncode
+    return subprocess.run(command, cwd=where, env=env).returncode
 
 
-def results() -> dict[str, str]:
+def results(where: Path) -> dict[str, str]:
     """{mutant name: status} from the last run (mutmut's ``results --all true``)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     mutmut = Path(sys.executable).with_name("mutmut")
-    out = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=STAGE, env=env,
+    out = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=where, env=env,
                          capture_output=True, text=True, check=True).stdout
     found = {}
     for line in out.splitlines():
@@ -104,43 +120,57 @@ def folder_of(mutant: str) -> str | None:
     return None
 
 
-def equivalent() -> dict[str, str]:
+def equivalent(table: str = "equivalent") -> dict[str, str]:
+    """{mutant name: reason} of one table of EQUIVALENT: ``equivalent`` (the mutant does what the
+    code does) or ``not_runnable`` (code that runs while the modules load, before mutmut switches to
+    a mutant, so no test can ever see the mutant; left out of the score, printed apart)."""
     if not EQUIVALENT.exists():
         return {}
     data = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))
-    return {name: reason for name, reason in data.get("equivalent", {}).items()}
+    return {name: reason for name, reason in data.get(table, {}).items()}
 
 
 def report(only: list[str]) -> bool:
-    statuses = results()
+    statuses = results(stage_of(only))
     same = equivalent()
+    unrunnable = equivalent("not_runnable")
     by_folder: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for name, status in statuses.items():
         folder = folder_of(name)
         if folder in only:
             by_folder[folder][status].append(name)
     print(f"mutation testing, {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, "
-          f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), mutmut, one child")
+          f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), mutmut")
     ok = True
     for folder in only:
         groups = by_folder[folder]
         total = sum(len(v) for v in groups.values())
-        killed = len(groups.get("killed", [])) + len(groups.get("timeout", []))
-        surviving = sorted(groups.get("survived", []) + groups.get("no tests", []))
-        marked = [name for name in surviving if name in same]
-        alive = [name for name in surviving if name not in same]
-        other = {k: len(v) for k, v in groups.items() if k not in {"killed", "timeout", "survived", "no tests"}}
-        counted = total - len(marked) - sum(other.values())
+        killed = sum(len(groups.get(status, [])) for status in KILLED)
+        rest = {status: names for status, names in groups.items() if status not in KILLED}
+        marked = sorted(name for names in rest.values() for name in names if name in same)
+        unrun = sorted(name for names in rest.values() for name in names if name in unrunnable)
+        alive = {status: sorted(name for name in names if name not in same and name not in unrunnable)
+                 for status, names in rest.items()}
+        alive = {status: names for status, names in alive.items() if names}
+        counted = total - len(marked) - len(unrun)
         score = killed / counted if counted else 1.0
         ok &= score >= TARGET
         print(f"\n{FOLDERS[folder]}/: {total} mutants, {killed} killed, {len(marked)} equivalent, "
-              f"{len(alive)} surviving{', other: ' + str(other) if other else ''}; "
+              f"{len(unrun)} not runnable by mutmut, "
+              f"{sum(map(len, alive.values()))} not killed "
+              f"({', '.join(f'{len(v)} {k}' for k, v in sorted(alive.items())) or 'none'}); "
               f"score {score:.1%} of non-equivalent ({'meets' if score >= TARGET else 'below'} {TARGET:.0%})")
-        for name in alive:
-            print(f"  survived: {name}")
-    stale = sorted(set(same) - set(statuses))
+        unchecked = len(alive.get("not checked", []))
+        if unchecked:
+            checked = counted - unchecked
+            print(f"  an interrupted run: {unchecked} mutants not checked yet (counted as not killed above); "
+                  f"over the {checked} checked, {killed / checked if checked else 1.0:.1%} killed")
+        for status, names in sorted(alive.items()):
+            for name in names:
+                print(f"  {status}: {name}")
+    stale = sorted(name for name in (set(same) | set(unrunnable)) - set(statuses) if folder_of(name) in only)
     if stale:
-        print(f"\n{len(stale)} names in {EQUIVALENT.name} match no mutant any more: {', '.join(stale[:10])}")
+        print(f"\n{len(stale)} names in {EQUIVALENT.name} match no mutant any more: {', '.join(stale)}")
     return ok
 
 
@@ -153,25 +183,28 @@ def main() -> int:
                         help="copy the current tests into the last run and go on with the mutants it has not tested")
     parser.add_argument("--rerun", action="store_true",
                         help="copy the current tests into the last run and test again only its surviving mutants")
+    parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
+                        help="with --rerun: leave out the mutants whose names match (fnmatch; repeatable)")
     args = parser.parse_args()
     only = args.only or sorted(FOLDERS)
     if args.resume:
-        sync_tests()
-        code = run_mutmut(args.max_children)
+        sync_tests(stage_of(only))
+        code = run_mutmut(stage_of(only), args.max_children)
         if code not in (0, 1):
             print(f"mutmut failed with exit status {code}", file=sys.stderr)
             return 2
     elif args.rerun:
-        names = [name for name, status in results().items()
-                 if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()]
-        sync_tests()
-        code = run_mutmut(args.max_children, names) if names else 0
+        names = [name for name, status in results(stage_of(only)).items()
+                 if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()
+                 and not any(fnmatch.fnmatchcase(name, glob) for glob in args.skip)]
+        sync_tests(stage_of(only))
+        code = run_mutmut(stage_of(only), args.max_children, names) if names else 0
         if code not in (0, 1):
             print(f"mutmut failed with exit status {code}", file=sys.stderr)
             return 2
     elif not args.report:
         stage(only)
-        code = run_mutmut(args.max_children)
+        code = run_mutmut(stage_of(only), args.max_children)
         if code not in (0, 1):
             print(f"mutmut failed with exit status {code}", file=sys.stderr)
             return 2

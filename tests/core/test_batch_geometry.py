@@ -51,4 +51,12 @@ def test_the_source_grid_columns_sum_to_zero_with_length_two():
     columns = batch_norm_columns(GRID)
     assert close(columns.sums, 0.0, scale=4) and close(columns.lengths, 2.0, scale=2)
     assert columns.radius == 2.0
-    assert np.array_equal(columns.normalized, batch_norm(GRID, eps=0.0))
+    by_hand = np.empty_like(GRID)  # column j: (v − μⱼ)/σⱼ, population σ, by exactly rounded sums
+    for j in range(GRID.shape[1]):
+        column = GRID[:, j]
+        mu = math.fsum(column) / 4
+        sigma = math.sqrt(math.fsum((v - mu) ** 2 for v in column) / 4)
+        by_hand[:, j] = (column - mu) / sigma
+    assert np.allclose(columns.normalized, by_hand, rtol=0, atol=1e-12)
+    # first column (1, 2, 3, 0): μ = 1.5, σ = √1.25, so the scores are (−0.5, 0.5, 1.5, −1.5)/√1.25
+    assert np.allclose(columns.normalized[:, 0], np.array([-0.5, 0.5, 1.5, -1.5]) / math.sqrt(1.25), atol=1e-15)

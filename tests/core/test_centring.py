@@ -22,9 +22,17 @@ EPSILONS = st.sampled_from([0.0, 1e-6, 1e-2, 1.0])
 
 @given(spread_vectors(), EPSILONS)
 def test_layer_norm_is_rms_norm_of_the_centred_vector(x, eps):
-    """LN(x) = RMSNorm(x − μ·1) with the same ε, the centred vector taken from decompose."""
+    """LN(x) = RMSNorm(x − μ·1) with the same ε, the centred vector taken from decompose; and both
+    equal (x − μ)/√(σ² + ε) computed row by row with exactly rounded sums (math.fsum)."""
     n = x.shape[-1]
     assert close(layer_norm(x, eps=eps), rms_norm(decompose(x).centred_part, eps=eps), scale=math.sqrt(n))
+    rows = x.reshape(-1, n)
+    by_hand = []
+    for row in rows:
+        mu = math.fsum(row) / n
+        variance = math.fsum((v - mu) ** 2 for v in row) / n
+        by_hand.append([(v - mu) / math.sqrt(variance + eps) for v in row])
+    assert close(layer_norm(x, eps=eps), np.array(by_hand).reshape(x.shape), scale=math.sqrt(n))
 
 
 @given(spread_vectors(), EPSILONS)
@@ -56,7 +64,8 @@ def test_the_sweep_measures_what_the_closed_form_predicts(ratios, n, seed):
     sweep = centring_angle_sweep(ratios, n=n, seed=seed)
     assert np.allclose(sweep.inputs.mean(axis=1) / sweep.inputs.std(axis=1), ratios, rtol=1e-9, atol=1e-12)
     assert np.allclose(sweep.measured, np.arctan(np.abs(ratios)), rtol=0, atol=1e-7)
-    assert np.array_equal(sweep.predicted, centring_angle(sweep.ratios))
+    assert np.allclose(sweep.predicted, np.arctan(np.abs(ratios)), rtol=0, atol=1e-15)
+    assert np.array_equal(sweep.ratios, np.asarray(ratios, dtype=float))
 
 
 def test_the_angle_grows_from_zero_toward_a_right_angle():

@@ -1,5 +1,7 @@
 """Laws of pre-norm and post-norm stacks (B10), with backprop checked by finite differences."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -31,3 +33,26 @@ def test_prenorm_gradient_never_falls_below_the_clean_path_and_postnorm_decays()
 def test_deeper_postnorm_stacks_lose_more():
     """Doubling the depth shrinks the gradient reaching post-norm's first block further."""
     assert prenorm_postnorm_study(depth=48).post[0] < prenorm_postnorm_study(depth=24).post[0]
+
+
+def _layer_norm_by_hand(v):
+    """(v − μ)/σ with exactly rounded sums, ε = 0."""
+    n = len(v)
+    mu = math.fsum(v) / n
+    sigma = math.sqrt(math.fsum((x - mu) ** 2 for x in v) / n)
+    return np.array([(x - mu) / sigma for x in v])
+
+
+@pytest.mark.parametrize("arrangement", ["pre", "post"])
+def test_the_loss_is_the_readout_of_the_stack_run_by_hand(arrangement):
+    """Pre-norm: x ← x + W·LN(x); post-norm: x ← LN(x + W·x); LN at ε = 0; L = ⟨v, x_L⟩."""
+    stack = make_stack(depth=5, width=4, seed=3)
+    x = stack.start.copy()
+    for w in stack.weights:
+        x = x + w @ _layer_norm_by_hand(x) if arrangement == "pre" else _layer_norm_by_hand(x + w @ x)
+    assert stack_loss(stack, arrangement) == pytest.approx(float(stack.readout @ x), rel=1e-12, abs=1e-12)
+
+
+def test_an_unknown_arrangement_is_named_in_the_refusal():
+    with pytest.raises(ValueError, match=r"^unknown arrangement 'side'; choose pre or post$"):
+        stack_loss(make_stack(depth=2, width=3), "side")

@@ -19,9 +19,14 @@ from tests.core.strategies import close, radii, vectors
 
 @given(vectors(), radii)
 def test_distance_to_sphere_is_the_distance_to_the_radial_projection(v, radius):
-    """The nearest point of a sphere is the radial projection, so the distances agree."""
+    """The nearest point of a sphere is the radial projection, so the distances agree; both are
+    |‖v‖ − R|, the norm taken by hand with an exactly rounded sum."""
     nearest = radial_projection(v, radius)
-    assert close(distance_to_sphere(v, radius), euclidean_norm(v - nearest), scale=max(1.0, np.max(np.abs(v))))
+    scale = max(1.0, np.max(np.abs(v)), radius)
+    assert close(distance_to_sphere(v, radius), euclidean_norm(v - nearest), scale=scale)
+    n = v.shape[-1]
+    by_hand = np.array([abs(math.sqrt(math.fsum(x * x for x in row)) - radius) for row in v.reshape(-1, n)])
+    assert close(distance_to_sphere(v, radius), by_hand.reshape(v.shape[:-1]), scale=scale)
 
 
 @given(vectors())
@@ -42,6 +47,9 @@ def test_membership_agrees_with_projection(v, radius):
     assert not on_sphere(1.01 * on, radius).any()
     flat = project_to_zero_mean_hyperplane(v)
     assert on_zero_mean_hyperplane(flat).all()
+    n = v.shape[-1]
+    pushed = flat + 0.01 * max(1.0, float(np.max(np.abs(v)))) * np.ones(n)  # mean 0.01·scale off the plane
+    assert not on_zero_mean_hyperplane(pushed).any()
 
 
 def test_zero_mean_line_in_two_dimensions_is_x_plus_y_equals_zero():

@@ -332,13 +332,14 @@ def test_a_norm_growth_run_is_minibatch_sgd_from_the_stated_start():
 
 
 def test_the_growth_summary_measures_cosines_and_growth_errors_of_a_made_up_run():
-    """A hand-made run: cosines |⟨∇, W⟩|/(‖∇‖‖W‖) = 0.5 and 0.25, and growth errors from the law."""
+    """A hand-made run: cosines |⟨∇, W⟩|/(‖∇‖‖W‖) = 0.5 and 0.75 (each step's gradient against the
+    W it was taken at), and growth errors from the law."""
     from normgeo import norm_growth_summary
     from normgeo.scale_invariance import NormGrowthRun
 
-    run = NormGrowthRun(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0]), np.array([1.0, -2.0]), 0.5, 0.0)
+    run = NormGrowthRun(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0]), np.array([1.0, -6.0]), 0.5, 0.0)
     summary = norm_growth_summary(run)
-    assert summary.largest_cosine == pytest.approx(0.5)  # 1/(2·1) and 2/(4·2)
+    assert summary.largest_cosine == pytest.approx(0.75)  # 1/(2·1) and 6/(4·2)
     predicted = np.array([1.0 + 0.25 * 4.0, 4.0 + 0.25 * 16.0])  # ‖W‖² + η²‖∇‖² at λ = 0
     assert summary.largest_growth_error == pytest.approx(max(abs(4.0 - predicted[0]) / 4.0, abs(9.0 - predicted[1]) / 9.0))
     np.testing.assert_allclose(summary.effective_steps, 0.5 / np.array([1.0, 4.0, 9.0]))

@@ -1,0 +1,54 @@
+"""Small kit parts that no other toolkit test reaches: a number format's language carried into the
+scientific forms (CLDR: Russian and the decimal comma), fit_width's shrink-only rule read back from
+the mobject, the layers' written names, a scene's display formula in the theme's colour."""
+
+from __future__ import annotations
+
+import pytest
+from manim import Line, Square, tempconfig
+
+from scenes.kit.base import fit_width
+from scenes.kit.languages import layer_name
+from scenes.kit.numbers import NumberFormat
+from scenes.kit.theme import palette
+from scenes.layernorm_2d import LayerNorm2D, LayerNorm2DSpec
+
+
+@pytest.mark.parametrize(("lang", "typst", "plain"), [
+    ("en", "5.26 dot 10^(8)", "5.26·10⁸"),
+    ("ru", "5,26 dot 10^(8)", "5,26·10⁸"),  # CLDR ru: decimal comma
+    ("zh", "5.26 dot 10^(8)", "5.26·10⁸"),
+])
+def test_the_scientific_forms_keep_the_formats_language(lang, typst, plain):
+    fmt = NumberFormat(lang)
+    assert fmt.scientific(526315798.0) == typst
+    assert fmt.plain_scientific(526315798.0) == plain
+    assert fmt.scientific(0.0123) == ("0,0123" if lang == "ru" else "0.0123")
+
+
+def test_fit_width_shrinks_a_wide_mobject_and_leaves_a_narrow_one():
+    wide = Line([0, 0, 0], [4, 0, 0])
+    assert fit_width(wide, 2.5) is wide and wide.width == pytest.approx(2.5)
+    narrow = Square(side_length=1.0)
+    assert fit_width(narrow, 2.5).width == pytest.approx(1.0)  # never enlarged
+    exact = Square(side_length=2.5)
+    assert fit_width(exact, 2.5).width == pytest.approx(2.5)
+
+
+@pytest.mark.parametrize(("kind", "name"), [("layernorm", "LayerNorm"), ("rmsnorm", "RMSNorm"),
+                                            ("batchnorm", "BatchNorm"), ("groupnorm", "GroupNorm")])
+def test_layer_names_are_written_as_the_papers_write_them(kind, name):
+    assert layer_name(kind) == name
+
+
+def test_a_scenes_formula_is_display_math_in_the_themes_text_colour():
+    with tempconfig({"dry_run": True, "verbosity": "ERROR", "progress_bar": "none"}):
+        scene = LayerNorm2D(spec=LayerNorm2DSpec(theme="light"), skip_animations=True)
+        scene.setup()
+        drawn = scene.formula("x + y = 0", font_size=40)
+        red = scene.formula("x", color="#d81b60")
+    assert drawn.typst_code.strip().strip("$").strip() == "x + y = 0"
+    assert drawn.get_fill_color().to_hex().lower() == palette("light").text.lower()
+    assert red.get_fill_color().to_hex().lower() == "#d81b60"
+    assert drawn.font_size == pytest.approx(40)
+    assert scene.formula("x").font_size == pytest.approx(32)

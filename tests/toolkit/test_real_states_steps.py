@@ -1,0 +1,198 @@
+"""The steps both real-states scenes share (scenes/kit/real_states.py), built in dry run one step
+group at a time on the shipped SmolLM2 file: every number they show is recomputed here from the
+file's arrays with plain numpy (RMSNorm by hand, the participation ratio from the Gram matrix's
+trace and Frobenius norm, γ's semi-axes √n·|γᵢ|), and the drawn arrows, sphere and camera are read
+back from the mobjects.
+
+The scenes' own tests (tests/scenes/test_real_states_scenes.py) render the whole scenes in every
+language; these build only the kit's steps (a minute less each), so that mutation testing can run them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from manim import DEGREES, VGroup, tempconfig
+
+from normgeo_models.states_file import read_states
+from scenes.kit.adapters import to_coordinates
+from scenes.kit.base import EDGE
+from scenes.kit.numbers import NumberFormat
+from scenes.kit.real_states import STATES_DIR, as_markup, token_label, typst_literal
+from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
+
+FILE = STATES_DIR / "smollm2.safetensors"
+
+
+class HandNumbers:
+    """What the middle RMSNorm call of the file shows, from the arrays alone."""
+
+    def __init__(self, factor: float = 10.0):
+        states = read_states(FILE)
+        layers = [layer for layer in states.layers if layer.kind in ("rmsnorm", "unknown")]
+        self.layers, self.index = layers, len(layers) // 2
+        layer = layers[self.index]
+        x = layer.input.reshape(-1, layer.input.shape[-1]).astype(np.float64)
+        self.name, self.tokens, self.n, self.eps = layer.name, x.shape[0], x.shape[1], layer.eps
+        self.normalized = x / np.sqrt(np.mean(x * x, axis=1) + layer.eps)[:, None]
+        self.radii = np.sqrt(np.sum(self.normalized ** 2, axis=1))
+        self.norms = np.sqrt(np.sum(x * x, axis=1))
+        self.median = float(np.median(self.norms))
+        massive = self.norms >= factor * self.median
+        self.limit = 1.1 * max(float(self.norms[~massive].max()), float(self.radii.max()))
+        self.clipped = int(np.sum(self.norms > self.limit))
+        self.biggest = int(np.argmax(self.norms))
+        self.token = states.tokens[self.biggest]
+        centred = self.normalized - self.normalized.mean(axis=0)
+        gram = centred @ centred.T
+        self.ratio = float(np.trace(gram) ** 2 / np.sum(gram * gram))  # (Σλ)²/Σλ², λ of the covariance
+        self.bound = min(self.tokens - 1, self.n)
+        gamma = np.abs(layer.weight.astype(np.float64))
+        self.longest, self.shortest = math.sqrt(self.n) * gamma.max(), math.sqrt(self.n) * gamma.min()
+
+
+HAND = HandNumbers()
+
+
+class DimensionAndGamma(RealStatesRmsnorm):
+    """The real scene's introduction, then only the kit's dimension and γ steps stacked on it."""
+
+    @classmethod
+    def text_file(cls):
+        return RealStatesRmsnorm.text_file()
+
+    def construct(self) -> None:
+        self.introduce()
+        self.stack_top = self.about
+        self.show_dimension()
+        self.show_gamma()
+
+
+class Landing(DimensionAndGamma):
+    """The real scene's introduction, then only the kit's 3-D landing."""
+
+    def construct(self) -> None:
+        self.introduce()
+        self.show_landing(VGroup())
+
+
+def build(scene_class, tmp_path, lang="en"):
+    options = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR", "progress_bar": "none",
+               "notify_outdated_version": False}
+    with tempconfig(options):
+        scene = scene_class(spec=RealStatesRmsnormSpec(lang=lang), skip_animations=True)
+        scene.render()
+    return scene
+
+
+def step(scene, key):
+    [found] = [s for s in scene.steps if s.key == key]
+    return found
+
+
+def test_the_hand_numbers_are_those_the_scene_tests_quote():
+    """Anchors for the numbers below: SmolLM2-135M has n = 576, 10 tokens, 'The' the massive one."""
+    assert HAND.n == 576 and HAND.tokens == 10 and HAND.token == "The"
+    assert np.allclose(HAND.radii, 24.0, rtol=1e-5)
+
+
+def test_the_dimension_and_gamma_readouts_say_the_files_numbers(tmp_path):
+    scene = build(DimensionAndGamma, tmp_path)
+    fmt = NumberFormat("en")
+    values = {"ratio": fmt.number(HAND.ratio, 1), "bound": HAND.bound, "tokens": HAND.tokens, "free": HAND.n - 1,
+              "n": HAND.n, "index": HAND.index}
+    assert scene.dimension_text.typst_code == scene.words("readout.dimension", **values)
+    bounded = "bounded" if HAND.bound < HAND.n - 1 else "open"
+    assert bounded == "bounded"  # 10 tokens span at most 9 of 575 directions
+    lead = scene.words(f"lead.dimension-{bounded}", **values)
+    assert step(scene, "dimension").text == scene.words("say.dimension", lead=lead, **values)
+    gamma_values = {"longest": fmt.number(HAND.longest, 2), "shortest": fmt.number(HAND.shortest, 2),
+                    "radius": fmt.number(math.sqrt(HAND.n), 2), "stretch": fmt.number(HAND.longest / HAND.shortest, 0)}
+    key = "flat" if HAND.shortest < 0.01 * math.sqrt(HAND.n) else "stretched"
+    assert scene.gamma_key == key
+    assert scene.gamma_text.typst_code == scene.words(f"readout.gamma-{key}", **gamma_values)
+    lead = scene.words(f"lead.gamma-{key}", **gamma_values)
+    assert step(scene, "gamma").text == scene.words("say.gamma", lead=lead, **gamma_values)
+    # stacked upwards from the introduction, left edges aligned
+    assert scene.dimension_text.get_bottom()[1] > scene.about.get_top()[1]
+    assert scene.gamma_text.get_bottom()[1] > scene.dimension_text.get_top()[1]
+    assert scene.gamma_text.get_left()[0] == pytest.approx(scene.dimension_text.get_left()[0], abs=1e-6)
+    assert scene.stack_top is scene.gamma_text
+    assert [s.key for s in scene.steps] == ["intro", "dimension", "gamma"]
+
+
+def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(tmp_path):
+    scene = build(Landing, tmp_path)
+    fmt = NumberFormat("en")
+    radius = float(np.median(HAND.radii))
+    # the close-up: axes over ±1.3 radii, the sphere of the median radius, every token on it
+    ends = to_coordinates(scene.axes3d, np.array([arrow[0].get_end() for arrow in scene.landed_arrows]), dim=3)
+    assert len(ends) == HAND.tokens
+    assert np.allclose(np.linalg.norm(ends, axis=1), HAND.radii, rtol=1e-6)
+    assert scene.axes3d.x_range[1] == pytest.approx(1.3 * radius)
+    for ring in scene.close_sphere:
+        drawn = to_coordinates(scene.axes3d, ring.get_anchors(), dim=3)
+        assert np.allclose(np.linalg.norm(drawn, axis=1), radius, rtol=1e-9)
+    # the camera: the overview angles, a weak perspective, the origin drawn 2.3 right of the centre
+    camera = scene.renderer.camera
+    assert camera.get_phi() == pytest.approx(65 * DEGREES) and camera.get_theta() == pytest.approx(-40 * DEGREES)
+    assert camera.get_focal_distance() == pytest.approx(80.0)
+    assert np.allclose(camera.project_points(np.zeros((1, 3)))[0], [2.3, 0.0, 0.0], atol=1e-9)
+    values = {"layer": HAND.name, "index": HAND.index, "tokens": HAND.tokens, "n": HAND.n,
+              "radius": fmt.number(radius, 2), "inner": fmt.number(float(HAND.radii.min()), 2),
+              "limit": fmt.number(HAND.limit, 0), "clipped": HAND.clipped, "token": HAND.token,
+              "norm": fmt.number(float(HAND.norms[HAND.biggest]), 0), "median": fmt.number(HAND.median, 0)}
+    assert scene.view_values() == values
+    assert scene.view_note.typst_code == scene.words("view-note", **as_markup(values))
+    whole = "clipped" if HAND.clipped else "whole"
+    assert step(scene, "view").text == scene.words("say.view", lead=scene.words(f"lead.{whole}", **values), **values)
+    inside = "inside" if HAND.radii.min() < 0.99 * math.sqrt(HAND.n) else "on"
+    assert step(scene, "zoom").text == scene.words("say.zoom", lead=scene.words(f"lead.zoom-{inside}", **values),
+                                                   **values)
+    assert step(scene, "land").text == scene.words("say.land", **values)
+    assert [s.key for s in scene.steps] == ["intro", "view", "land", "zoom"]
+    assert scene.view_layer_name == HAND.name
+    # the legend names what is drawn now: the tokens after the norm, and the sphere
+    legend_text = [m.typst_code for m in scene.key.get_family() if hasattr(m, "typst_code")]
+    assert legend_text == [scene.words("legend.after", **values), scene.words("legend.sphere", **values)]
+    assert scene.key.get_right()[0] == pytest.approx(scene.camera.frame_width / 2 - EDGE, abs=1e-6)  # right edge
+    assert scene.key.get_top()[1] == pytest.approx(scene.about.get_bottom()[1] - 0.3, abs=1e-6)  # under the intro
+    # each arrow's tip is kept facing the camera, its shaft in the layer's colour
+    fixed = scene.renderer.camera.fixed_orientation_mobjects
+    assert all(arrow[1] in fixed for arrow in scene.landed_arrows)
+    assert all(arrow[0].get_stroke_color().to_hex().lower() == scene.palette.rmsnorm.lower()
+               and arrow[0].get_stroke_width() == 4 for arrow in scene.landed_arrows)
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh"])
+def test_view_values_in_other_languages(lang):
+    """Russian groups thousands with a no-break space and writes a decimal comma."""
+    with tempconfig({"dry_run": True, "verbosity": "ERROR", "progress_bar": "none"}):
+        scene = RealStatesRmsnorm(spec=RealStatesRmsnormSpec(lang=lang), skip_animations=True)
+    fmt = NumberFormat(lang)
+    values = scene.view_values()
+    assert values["norm"] == fmt.number(float(HAND.norms[HAND.biggest]), 0)
+    assert values["median"] == fmt.number(HAND.median, 0) and values["clipped"] == HAND.clipped
+    if lang == "ru":
+        assert "\u00a0" in values["norm"]
+    assert scene.token_text(HAND.biggest) == HAND.token
+    assert scene.token_text(len(read_states(FILE).tokens)) == f"#{len(read_states(FILE).tokens) + 1}"
+
+
+@pytest.mark.parametrize(("piece", "label"), [("ĠThe", "The"), ("▁cat", "cat"), ("##ing", "ing"), ("Ġ", "Ġ"),
+                                              ("a##b", "a##b"), ("plain", "plain"), ("ĠĠx", "x")])
+def test_token_label_drops_the_tokenizers_markers(piece, label):
+    """GPT-2's Ġ and SentencePiece's ▁ anywhere, WordPiece's ## only in front; a piece that is only a
+    marker stays as it is (nothing would be left to show)."""
+    assert token_label(piece) == label
+
+
+def test_user_strings_become_typst_string_literals_and_numbers_stay():
+    """A quote and a backslash are escaped, so the literal reads back as the very string."""
+    assert typst_literal('say "hi"\\') == '#"say \\"hi\\"\\\\"'
+    marked = as_markup({"model": "a*b", "text": "$x$", "token": "#", "layer": "l.0", "n": 4, "other": "x"})
+    assert marked == {"model": '#"a*b"', "text": '#"$x$"', "token": '#"#"', "layer": '#"l.0"', "n": 4, "other": "x"}
+    assert as_markup({"model": 3}) == {"model": 3}
+    assert as_markup({"name": "x"}, names=("name",)) == {"name": '#"x"'}
