@@ -201,20 +201,49 @@ def split_into_cues(text: str, lang: str) -> list[str]:
     for pattern in (_SENTENCE_END, _CLAUSE_END):
         units = _split_units(text, pattern)
         if len(units) > 1:
-            cues, current = [], ""
-            for unit in units:
-                candidate = _join([current, unit], lang) if current else unit.strip()
-                if current and not _fits(candidate, lang):
-                    cues.extend(split_into_cues(current, lang))
-                    current = unit.strip()
-                else:
-                    current = candidate
-            if current:
-                cues.extend(split_into_cues(current, lang))
-            return cues
-    # One long clause: the fewest cues of about equal length, cut between words.
+            return _pack_units(units, lang, short_clauses_lead=pattern is _CLAUSE_END)
+    return _cues_between_words(text, lang)
+
+
+def _pack_units(units: list[str], lang: str, short_clauses_lead: bool) -> list[str]:
+    """Consecutive units (sentences or clauses) packed greedily into cues. A short clause ("With
+    the noise,") is not left as a cue of its own before a clause too long for one cue: the two are
+    cut between words together."""
+    cues, current, by_words = [], "", False
+
+    def flush():
+        cues.extend(_cues_between_words(current, lang) if by_words else split_into_cues(current, lang))
+
+    for unit in units:
+        candidate = _join([current, unit], lang) if current else unit.strip()
+        if not current or _fits(candidate, lang):
+            current = candidate
+        elif (short_clauses_lead and not by_words and not _fits(unit, lang)
+              and line_width(current, lang) < LINE_LENGTH[lang] / 2):
+            current, by_words = candidate, True
+        else:
+            flush()
+            current, by_words = unit.strip(), False
+    if current:
+        flush()
+    return cues
+
+
+def _cues_between_words(text: str, lang: str) -> list[str]:
+    """One long clause: the fewest cues of about equal length, cut between words (two cues: the
+    most even cut, preferring one after punctuation and not between a number and its noun)."""
     words = _words(text, lang)
-    for count in range(2, len(words) + 1):
+    two = []
+    for cut in range(1, len(words)):
+        first, second = _join(words[:cut], lang), _join(words[cut:], lang)
+        if _fits(first, lang) and _fits(second, lang):
+            score = (abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",;:—，；：" else 0)
+                     + (8 if first[-1].isdigit() else 0))
+            two.append((score, cut, first, second))
+    if two:
+        _, _, first, second = min(two)
+        return [wrap_cue(first, lang), wrap_cue(second, lang)]
+    for count in range(3, len(words) + 1):
         target, cues, current = len(text) / count, [], []
         for word in words:
             if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:
