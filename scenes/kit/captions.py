@@ -207,8 +207,8 @@ def split_into_cues(text: str, lang: str) -> list[str]:
 
 def _pack_units(units: list[str], lang: str, short_clauses_lead: bool) -> list[str]:
     """Consecutive units (sentences or clauses) packed greedily into cues. A short clause ("With
-    the noise,") is not left as a cue of its own before a clause too long for one cue: the two are
-    cut between words together."""
+    the noise,", "Значит,") is never left as a cue of its own: with the clause after it, too long
+    for one cue together, it is cut between words."""
     cues, current, by_words = [], "", False
 
     def flush():
@@ -218,8 +218,7 @@ def _pack_units(units: list[str], lang: str, short_clauses_lead: bool) -> list[s
         candidate = _join([current, unit], lang) if current else unit.strip()
         if not current or _fits(candidate, lang):
             current = candidate
-        elif (short_clauses_lead and not by_words and not _fits(unit, lang)
-              and line_width(current, lang) < LINE_LENGTH[lang] / 2):
+        elif short_clauses_lead and not by_words and line_width(current, lang) < LINE_LENGTH[lang] / 2:
             current, by_words = candidate, True
         else:
             flush()

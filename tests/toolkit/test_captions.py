@@ -270,3 +270,13 @@ def test_a_short_clause_is_not_left_alone_before_one_too_long_for_a_cue():
     cues = split_into_cues(text, "en")
     assert [c.replace("\n", " ") for c in cues] == [
         "With the noise, the inputs of the next layer move", "5.7 times as much per step as with plain BatchNorm."]
+
+
+def test_a_short_leading_clause_is_never_a_cue_of_its_own():
+    """covariate-shift's say.separate in Russian: "Значит," was a cue by itself."""
+    text = ("Но входы сети с шумом всё равно сдвигаются не сильнее, чем у сети без нормировки: "
+            "0,179 против 0,201 за шаг. Значит, гипотеза «меньше сдвиг — быстрее обучение» предсказывает тот же "
+            "порядок, что и другое объяснение, и этот игрушечный прогон не может их различить.")
+    cues = split_into_cues(text, "ru")
+    assert all(line_width(cue.replace("\n", " "), "ru") > 21 for cue in cues), cues
+    assert any(line.startswith("Значит, гипотеза") for line in lines_of(cues)), cues
