@@ -14,10 +14,13 @@ break only between words (Chinese words as jieba segments them), and only where 
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
 import jieba
+
+from scenes.kit.glossary import glossary
 
 __all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times", "line_width"]
 
@@ -53,6 +56,19 @@ _CJK_CHAR = re.compile(f"[{_CJK}]")
 _CJK_RUN = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
 _NO_LINE_START = "，。、；：！？…,.;:!?%—" + _CLOSING
 jieba.setLogLevel(logging.WARNING)
+# jieba's own dictionary splits 等人 ("Zhu 等" / "人观察到"), 可学习 and the glossary's terms (黑塞 / 矩阵):
+# a tokenizer of our own knows them as words (the glossary's Chinese names, and a few more).
+_EXTRA_WORDS = ("等人", "可学习", "黑塞矩阵", "最小二乘", "梯度下降", "反向传播", "测试序列", "时间步")
+
+
+@functools.cache
+def _segmenter() -> jieba.Tokenizer:
+    tokenizer = jieba.Tokenizer()
+    names = (concept.names.get("zh", "") for concept in glossary().values())
+    words = {w for name in names for w in re.split(r"[^\u4e00-\u9fff]+", name) if len(w) >= 2}
+    for word in sorted(words | set(_EXTRA_WORDS)):
+        tokenizer.add_word(word, freq=10**6)
+    return tokenizer
 
 
 def line_width(text: str, lang: str) -> float:
@@ -123,7 +139,7 @@ def _chinese_words(text: str) -> list[str]:
     spaces and punctuation kept with the word before them: ``"".join(words) == text``."""
     pieces = []
     for run in _CJK_RUN.findall(text):
-        pieces += jieba.lcut(run) if _CJK_CHAR.match(run) else re.findall(r"\s+|\S+\s*", run)
+        pieces += _segmenter().lcut(run) if _CJK_CHAR.match(run) else re.findall(r"\s+|\S+\s*", run)
     words = []
     for piece in pieces:
         if words and (piece.isspace() or piece[0] in _NO_LINE_START):

@@ -280,3 +280,15 @@ def test_a_short_leading_clause_is_never_a_cue_of_its_own():
     cues = split_into_cues(text, "ru")
     assert all(line_width(cue.replace("\n", " "), "ru") > 21 for cue in cues), cues
     assert any(line.startswith("Значит, гипотеза") for line in lines_of(cues)), cues
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("这个设置看不到 Zhu 等人观察到的 S 形曲线。", "等人"),  # dynamic-tanh: "Zhu 等" / "人观察到的"
+    ("Zhu 等人用这个参数可学习的映射替换 LayerNorm，并报告它在所测模型上与 LayerNorm 持平或更好。", "可学习"),
+    ("最简单的情形是输入标准化。尺度分别为 1 和 10⁴ 的两个特征，使最小二乘问题的黑塞矩阵条件数达到 5.26·10⁸。",
+     "黑塞矩阵"),
+])
+def test_chinese_names_and_et_al_stay_whole(text, word):
+    """jieba alone splits 等人 (even into 等 / 人用), 可学习 and 黑塞 / 矩阵; the glossary's names are words."""
+    lines = lines_of(split_into_cues(text, "zh"))
+    assert any(word in line for line in lines), lines
