@@ -42,8 +42,8 @@ _CLAUSE_END = re.compile(rf"(?<=[,—])\s+|(?<=[，、])(?![{re.escape(_CLOSING)
 _RELATIONS = frozenset("=≈≤≥≠<>→↦")
 # Chinese particles that lean on the word before them: a line never starts with one.
 _PARTICLES = frozenset(("的", "了", "着", "吗", "呢", "吧"))
-# Russian typesetting keeps a one-letter preposition or conjunction with the word after it.
-_RUSSIAN_ONE_LETTER = frozenset("авиксуоя")
+# Russian typesetting keeps a one- or two-letter preposition, conjunction or particle with the word after it.
+_RUSSIAN_ONE_LETTER = frozenset([*"авиксуоя", "во", "со", "ко", "не", "ни", "на", "по", "до", "от", "из", "за", "об"])
 
 
 def reading_seconds(text: str, lang: str) -> float:
@@ -58,7 +58,7 @@ _NO_LINE_START = "，。、；：！？…,.;:!?%—" + _CLOSING
 jieba.setLogLevel(logging.WARNING)
 # jieba's own dictionary splits 等人 ("Zhu 等" / "人观察到"), 可学习 and the glossary's terms (黑塞 / 矩阵):
 # a tokenizer of our own knows them as words (the glossary's Chinese names, and a few more).
-_EXTRA_WORDS = ("等人", "可学习", "黑塞矩阵", "最小二乘", "梯度下降", "反向传播", "测试序列", "时间步")
+_EXTRA_WORDS = ("等人", "落在", "可学习", "黑塞矩阵", "最小二乘", "梯度下降", "反向传播", "测试序列", "时间步")
 
 
 @functools.cache
