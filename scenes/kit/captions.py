@@ -58,7 +58,7 @@ _NO_LINE_START = "，。、；：！？…,.;:!?%—" + _CLOSING
 jieba.setLogLevel(logging.WARNING)
 # jieba's own dictionary splits 等人 ("Zhu 等" / "人观察到"), 可学习 and the glossary's terms (黑塞 / 矩阵):
 # a tokenizer of our own knows them as words (the glossary's Chinese names, and a few more).
-_EXTRA_WORDS = ("等人", "落在", "可学习", "黑塞矩阵", "最小二乘", "梯度下降", "反向传播", "测试序列", "时间步")
+_EXTRA_WORDS = ("等人", "落在", "快于", "可学习", "黑塞矩阵", "最小二乘", "梯度下降", "反向传播", "测试序列", "时间步")
 
 
 @functools.cache
