@@ -1,16 +1,26 @@
 """Subtitle cues as broadcasters set them: at most two lines of about 42 characters (16 for Chinese),
 each on screen long enough to read. A narrated step longer than one cue becomes several consecutive
 cues, split at sentence ends first, then at clause marks, then between words. Lines and cues
-break only between words (Chinese words as jieba segments them) and never inside brackets, so a
-vector such as (3, 4) or (−0,92; −1,11) stays on one line; a punctuation mark never starts a line.
+break only between words (Chinese words as jieba segments them), and only where an editor would:
+
+* never inside brackets or quotes that fit on a line, so a vector such as (3, 4) or (−0,92; −1,11)
+  stays on one line;
+* never beside "=" (or ≈, ≤, ≥, ≠, <, >, →): "B = 2" is one piece;
+* never inside or after "et al." (nor "e.g.", "i.e.", "и др.", "т. е."), and its full stop ends no
+  sentence: "Zhu et al. (2025) saw" stays together;
+* a punctuation mark, a closing bracket or quote, or (in Chinese) a particle such as 的 never
+  starts a line, and an opening bracket or quote never ends one.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
 import jieba
+
+from scenes.kit.glossary import glossary
 
 __all__ = ["LINE_LENGTH", "READING_SPEED", "reading_seconds", "split_into_cues", "wrap_cue", "cue_times", "line_width"]
 
@@ -19,9 +29,21 @@ LINE_LENGTH = {"en": 42, "ru": 42, "zh": 16}
 # Reading speed in characters per second (adult programmes: ~17–20 Latin/Cyrillic, ~7.5–9 Chinese).
 READING_SPEED = {"en": 19.0, "ru": 18.0, "zh": 7.5}
 
-# Latin and Cyrillic punctuation ends a unit only before a space (so 2.6 stays whole); Chinese ends it at once.
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；：])")
-_CLAUSE_END = re.compile(r"(?<=[,—])\s+|(?<=[，、])")
+# Abbreviations whose full stop ends no sentence and after which no line breaks.
+_ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "и др.", "т. е.", "т. д.")
+_ABBREVIATION_PARTS = frozenset(part for a in _ABBREVIATIONS for part in a.split(" "))
+_NOT_AFTER_ABBREVIATION = "".join(f"(?<!{re.escape(a)})" for a in _ABBREVIATIONS)
+_OPENING, _CLOSING = "([{（【《「『“«", ")]}）】》」』”»"
+# Latin and Cyrillic punctuation ends a unit only before a space (so 2.6 stays whole), and not after
+# an abbreviation; Chinese ends it at once, unless a closing quote or bracket follows.
+_SENTENCE_END = re.compile(rf"(?<=[.!?;:]){_NOT_AFTER_ABBREVIATION}\s+|(?<=[。！？；：])(?![{re.escape(_CLOSING)}])")
+_CLAUSE_END = re.compile(rf"(?<=[,—])\s+|(?<=[，、])(?![{re.escape(_CLOSING)}])")
+# Relations a line never breaks beside: "B = 2", "η < 2/L", "x ↦ x̂".
+_RELATIONS = frozenset("=≈≤≥≠<>→↦")
+# Chinese particles that lean on the word before them: a line never starts with one.
+_PARTICLES = frozenset(("的", "了", "着", "吗", "呢", "吧"))
+# Russian typesetting keeps a one- or two-letter preposition, conjunction or particle with the word after it.
+_RUSSIAN_ONE_LETTER = frozenset([*"авиксуоя", "во", "со", "ко", "не", "ни", "на", "по", "до", "от", "из", "за", "об"])
 
 
 def reading_seconds(text: str, lang: str) -> float:
@@ -32,9 +54,21 @@ def reading_seconds(text: str, lang: str) -> float:
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _CJK_RUN = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
-_OPENING, _CLOSING = "([{（【《「『", ")]}）】》」』"
-_NO_LINE_START = "，。、；：！？,.;:!?" + _CLOSING
+_NO_LINE_START = "，。、；：！？…,.;:!?%—" + _CLOSING
 jieba.setLogLevel(logging.WARNING)
+# jieba's own dictionary splits 等人 ("Zhu 等" / "人观察到"), 可学习 and the glossary's terms (黑塞 / 矩阵):
+# a tokenizer of our own knows them as words (the glossary's Chinese names, and a few more).
+_EXTRA_WORDS = ("等人", "落在", "快于", "可学习", "黑塞矩阵", "最小二乘", "梯度下降", "反向传播", "测试序列", "时间步")
+
+
+@functools.cache
+def _segmenter() -> jieba.Tokenizer:
+    tokenizer = jieba.Tokenizer()
+    names = (concept.names.get("zh", "") for concept in glossary().values())
+    words = {w for name in names for w in re.split(r"[^\u4e00-\u9fff]+", name) if len(w) >= 2}
+    for word in sorted(words | set(_EXTRA_WORDS)):
+        tokenizer.add_word(word, freq=10**6)
+    return tokenizer
 
 
 def line_width(text: str, lang: str) -> float:
@@ -68,12 +102,44 @@ def _keep_brackets_whole(words: list[str], joiner: str, lang: str) -> list[str]:
     return merged
 
 
+def _glued_to_next(word: str, lang: str) -> bool:
+    """No break after ``word``: an opening bracket or quote, a relation, an abbreviation (et al.) or
+    its first part, or a one-letter Russian word (a line never ends with «в» or «и»)."""
+    bare = word.strip()
+    return bool(bare) and (bare[-1] in _OPENING or bare in _RELATIONS or bare[-1] in _RELATIONS
+                           or bare.rstrip(",;:") in _ABBREVIATION_PARTS
+                           or (lang == "ru" and bare.lower() in _RUSSIAN_ONE_LETTER))
+
+
+def _glued_to_previous(word: str, lang: str) -> bool:
+    """No break before ``word``: a relation, a closing mark, or a Chinese particle."""
+    bare = word.strip()
+    return bool(bare) and (bare[0] in _RELATIONS or bare[0] in _NO_LINE_START
+                           or (lang == "zh" and bare in _PARTICLES))
+
+
+def _keep_glued_words_together(words: list[str], joiner: str, lang: str) -> list[str]:
+    """Words with no break allowed between them (``_glued_to_next``/``_glued_to_previous``) merged
+    into one, where the whole fits on one line (else they stay apart, as a long remark does)."""
+    runs: list[list[str]] = []
+    for word in words:
+        if runs and (_glued_to_next(runs[-1][-1], lang) or _glued_to_previous(word, lang)):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    merged = []
+    for run in runs:
+        whole = joiner.join(run)
+        merged += [whole] if line_width(whole.strip(), lang) <= LINE_LENGTH[lang] else run
+    return merged
+
+
 def _chinese_words(text: str) -> list[str]:
     """Chinese runs segmented by jieba, other runs (RMSNorm, √3, 1.732, x = …) split at spaces,
     spaces and punctuation kept with the word before them: ``"".join(words) == text``."""
     pieces = []
     for run in _CJK_RUN.findall(text):
-        pieces += jieba.lcut(run) if _CJK_CHAR.match(run) else re.findall(r"\s+|\S+\s*", run)
+        pieces += _segmenter().lcut(run) if _CJK_CHAR.match(run) else re.findall(r"\s+|\S+\s*", run)
     words = []
     for piece in pieces:
         if words and (piece.isspace() or piece[0] in _NO_LINE_START):
@@ -84,9 +150,10 @@ def _chinese_words(text: str) -> list[str]:
 
 
 def _words(text: str, lang: str) -> list[str]:
+    """The pieces a line may break between."""
     if lang == "zh":
-        return _keep_brackets_whole(_chinese_words(text), "", lang)
-    return _keep_brackets_whole(text.split(" "), " ", lang)
+        return _keep_glued_words_together(_keep_brackets_whole(_chinese_words(text), "", lang), "", lang)
+    return _keep_glued_words_together(_keep_brackets_whole(text.split(" "), " ", lang), " ", lang)
 
 
 def _join(pieces: list[str], lang: str) -> str:
@@ -150,20 +217,48 @@ def split_into_cues(text: str, lang: str) -> list[str]:
     for pattern in (_SENTENCE_END, _CLAUSE_END):
         units = _split_units(text, pattern)
         if len(units) > 1:
-            cues, current = [], ""
-            for unit in units:
-                candidate = _join([current, unit], lang) if current else unit.strip()
-                if current and not _fits(candidate, lang):
-                    cues.extend(split_into_cues(current, lang))
-                    current = unit.strip()
-                else:
-                    current = candidate
-            if current:
-                cues.extend(split_into_cues(current, lang))
-            return cues
-    # One long clause: the fewest cues of about equal length, cut between words.
+            return _pack_units(units, lang, short_clauses_lead=pattern is _CLAUSE_END)
+    return _cues_between_words(text, lang)
+
+
+def _pack_units(units: list[str], lang: str, short_clauses_lead: bool) -> list[str]:
+    """Consecutive units (sentences or clauses) packed greedily into cues. A short clause ("With
+    the noise,", "Значит,") is never left as a cue of its own: with the clause after it, too long
+    for one cue together, it is cut between words."""
+    cues, current, by_words = [], "", False
+
+    def flush():
+        cues.extend(_cues_between_words(current, lang) if by_words else split_into_cues(current, lang))
+
+    for unit in units:
+        candidate = _join([current, unit], lang) if current else unit.strip()
+        if not current or _fits(candidate, lang):
+            current = candidate
+        elif short_clauses_lead and not by_words and line_width(current, lang) < LINE_LENGTH[lang] / 2:
+            current, by_words = candidate, True
+        else:
+            flush()
+            current, by_words = unit.strip(), False
+    if current:
+        flush()
+    return cues
+
+
+def _cues_between_words(text: str, lang: str) -> list[str]:
+    """One long clause: the fewest cues of about equal length, cut between words (two cues: the
+    most even cut, preferring one after punctuation and not between a number and its noun)."""
     words = _words(text, lang)
-    for count in range(2, len(words) + 1):
+    two = []
+    for cut in range(1, len(words)):
+        first, second = _join(words[:cut], lang), _join(words[cut:], lang)
+        if _fits(first, lang) and _fits(second, lang):
+            score = (abs(line_width(first, lang) - line_width(second, lang)) - (10 if first[-1] in ",;:—，；：" else 0)
+                     + (8 if first[-1].isdigit() else 0))
+            two.append((score, cut, first, second))
+    if two:
+        _, _, first, second = min(two)
+        return [wrap_cue(first, lang), wrap_cue(second, lang)]
+    for count in range(3, len(words) + 1):
         target, cues, current = len(text) / count, [], []
         for word in words:
             if current and len(_join([*current, word], lang)) > target * 1.15 and len(cues) < count - 1:

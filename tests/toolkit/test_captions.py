@@ -6,6 +6,7 @@ Russian, 16 in Chinese where Latin letters, digits and spaces count half; 19, 18
 characters a second), not recomputed with the module's own functions."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -160,7 +161,8 @@ def narrations():
 def test_every_narrated_line_of_every_scene_splits_into_fitting_cues_with_brackets_whole():
     """Every say.* line (a vector where it has a placeholder) in three languages: lines within the
     language's width, at most two a cue, every bracketed group that fits on a line (a vector) whole
-    on one line, no line starting with punctuation, and nothing lost or added."""
+    on one line, no line starting with punctuation (nor, in Chinese, a particle), none broken beside
+    a relation or after "et al." or an opening bracket, and nothing lost or added."""
     count = 0
     for scene_id, step, lang, line in narrations():
         cues = split_into_cues(line, lang)
@@ -172,8 +174,121 @@ def test_every_narrated_line_of_every_scene_splits_into_fitting_cues_with_bracke
         for cue_line in lines:
             where = (scene_id, step, lang, cue_line)
             assert line_width(cue_line, lang) <= LINE_LENGTH[lang], where
-            assert not re.match(r"[，。、；：,.;:!?）)]", cue_line), where
+            assert not re.match(r"[，。、；：,.;:!?）)」』”》…]", cue_line), where
+            assert cue_line.strip()[0] not in RELATIONS and cue_line.strip()[-1] not in RELATIONS, where
+            assert not cue_line.rstrip(",").endswith(("et al.", "и др.")), where
+            assert cue_line[-1] not in "（「『“《(", where
+            if lang == "zh":
+                assert cue_line[0] not in "的了着", where
         for group in re.findall(r"\([^()]*\)|（[^（）]*）", line if lang == "zh" else " ".join(line.split())):
             if line_width(group, lang) <= LINE_LENGTH[lang] - 2:  # room for the punctuation after it
                 assert any(group in cue_line for cue_line in lines), (scene_id, step, lang, group, lines)
     assert count > 100
+
+
+# ------------------------------------------------ where an editor allows a break (issue 20)
+RELATIONS = "=≈≤≥≠<>→"
+
+
+def scene_line(scene_id: str, key: str, lang: str, **values) -> str:
+    """A narrated line as a scene's TOML has it, filled with ``values``."""
+    template = text_file(Path("scenes") / f"{scene_id.replace('-', '_')}.toml").template(key, lang, None)
+    return fill(template, lang, values)
+
+
+def assert_no_break_beside_a_relation(lines):
+    for line in lines:
+        assert line.strip()[0] not in RELATIONS and line.strip()[-1] not in RELATIONS, lines
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("Here the spread of the batch mean is s = 0.125 against 0.5 for the plain run.", "en"),  # was "s" / "= 0.125"
+    ("批次均值的波动按 σ/√B 变化，B = 2 时为 0.69，B = 128 时为 0.09。", "zh"),  # batch-dependence, say.small: "B =" / "2"
+])
+def test_a_line_never_breaks_beside_an_equals_sign(text, lang):
+    lines = lines_of(split_into_cues(text, lang))
+    assert_no_break_beside_a_relation(lines)
+    assert any("s = 0.125" in line or "B = 2 " in line for line in lines), lines
+
+
+@pytest.mark.parametrize(("text", "lang", "kept"), [
+    # dynamic-tanh's intro: the full stop of "et al." was taken for a sentence end, "Zhu et al." a cue of its own
+    ("Zhu et al. (2025) saw trained LayerNorms map inputs to outputs along S-shaped curves. "
+     "Here is a toy simulation of that picture, not a trained model.", "en", "Zhu et al. (2025)"),
+    ("Weight decay slows the growth, as Santurkar et al. also saw in their own runs of the test.", "en",
+     "et al. also"),
+    ("Это видно и в работе Cooijmans и др. о рекуррентных сетях, где статистики считают по шагам.", "ru",
+     "и др. о"),
+])
+def test_et_al_ends_no_sentence_and_no_line(text, lang, kept):
+    cues = split_into_cues(text, lang)
+    lines = lines_of(cues)
+    assert any(kept in line for line in lines), cues
+    assert not any(line.rstrip(",").endswith(("al.", "др.")) for line in lines), cues
+
+
+def test_no_chinese_line_starts_with_closing_punctuation_or_a_particle():
+    """Made up: a quotation ending in "。”" is one sentence (the quote closes before the next cue
+    starts); real: batch-dependence's RNN line broke "是存在" / "的（Cooijmans"."""
+    quoted = ("俄文课程写道：“归一化即预条件，它改变的是问题的条件数，而不仅仅是数据的尺度。”"
+              "这句话并不是比喻，下面我们就来度量它究竟改变了多少。")
+    real = scene_line("batch-dependence", "say.layernorm", "zh")
+    for text in (quoted, real):
+        cues = split_into_cues(text, "zh")
+        assert re.sub(r"\s+", "", "".join(cues)) == re.sub(r"\s+", "", text)
+        for line in lines_of(cues):
+            assert line[0] not in "，。、；：！？）」』”》…" and line[0] not in "的了着", cues
+            assert line[-1] not in "（「『“《", cues
+
+
+def test_russian_keeps_a_one_letter_word_with_the_next():
+    """Russian typesetting: no line ends with «и», «в», «а» (the balanced break fell right after «и»)."""
+    text = "Градиент всегда ортогонален этим весам и норма поэтому растёт на каждом шаге SGD."
+    assert wrap_cue(text, "ru") == "Градиент всегда ортогонален этим весам\nи норма поэтому растёт на каждом шаге SGD."
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ru"])
+def test_scene_lines_break_only_where_an_editor_allows(lang):
+    """Real lines with "et al.", "=" and quotes, from the scenes' TOML, in each language."""
+    lines_to_check = [
+        scene_line("dynamic-tanh", "say.intro", lang),
+        scene_line("batch-dependence", "say.layernorm", lang),
+        scene_line("normalization-axes", "say.table", lang),
+        scene_line("covariate-shift", "say.claim", lang),
+    ]
+    for text in lines_to_check:
+        lines = lines_of(split_into_cues(text, lang))
+        assert_no_break_beside_a_relation(lines)
+        assert not any(line.rstrip(",").endswith(("et al.", "и др.")) for line in lines), lines
+        assert all(balanced(line) for line in lines), lines
+
+
+def test_a_short_clause_is_not_left_alone_before_one_too_long_for_a_cue():
+    """covariate-shift's say.shift: "With the noise," was a cue of its own, then the rest cut as
+    "… layer move 5.7" / "times as much …"; now the two are cut together, between a verb and the number."""
+    text = scene_line("covariate-shift", "say.shift", "en", ratio="5.7")
+    cues = split_into_cues(text, "en")
+    assert [c.replace("\n", " ") for c in cues] == [
+        "With the noise, the inputs of the next layer move", "5.7 times as much per step as with plain BatchNorm."]
+
+
+def test_a_short_leading_clause_is_never_a_cue_of_its_own():
+    """covariate-shift's say.separate in Russian: "Значит," was a cue by itself."""
+    text = ("Но входы сети с шумом всё равно сдвигаются не сильнее, чем у сети без нормировки: "
+            "0,179 против 0,201 за шаг. Значит, гипотеза «меньше сдвиг — быстрее обучение» предсказывает тот же "
+            "порядок, что и другое объяснение, и этот игрушечный прогон не может их различить.")
+    cues = split_into_cues(text, "ru")
+    assert all(line_width(cue.replace("\n", " "), "ru") > 21 for cue in cues), cues
+    assert any(line.startswith("Значит, гипотеза") for line in lines_of(cues)), cues
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("这个设置看不到 Zhu 等人观察到的 S 形曲线。", "等人"),  # dynamic-tanh: "Zhu 等" / "人观察到的"
+    ("Zhu 等人用这个参数可学习的映射替换 LayerNorm，并报告它在所测模型上与 LayerNorm 持平或更好。", "可学习"),
+    ("最简单的情形是输入标准化。尺度分别为 1 和 10⁴ 的两个特征，使最小二乘问题的黑塞矩阵条件数达到 5.26·10⁸。",
+     "黑塞矩阵"),
+])
+def test_chinese_names_and_et_al_stay_whole(text, word):
+    """jieba alone splits 等人 (even into 等 / 人用), 可学习 and 黑塞 / 矩阵; the glossary's names are words."""
+    lines = lines_of(split_into_cues(text, "zh"))
+    assert any(word in line for line in lines), lines
