@@ -32,6 +32,7 @@ from typing import ClassVar, Protocol
 from manim import UL, ManimColor, Scene, ThreeDScene, config, tempconfig
 
 from scenes.kit.claims import Outcome
+from scenes.kit.frame_layout import EDGE, STACKED_COLUMN_MIN, Layout
 from scenes.kit.captions import cue_times, reading_seconds, split_into_cues
 from scenes.kit.numbers import NumberFormat
 from scenes.kit.spec import SceneSpec, scene_id_of_module
@@ -41,9 +42,10 @@ from scenes.kit.widgets import math_mobject, text_mobject
 
 __all__ = ["scene_config", "PLANE_CENTER", "PLANE_HEIGHT", "COLUMN_WIDTH", "reading_seconds", "fit_width", "NarratedScene",
            "NormGeoScene", "NormGeoThreeDScene", "TITLE_SIZE", "BODY_SIZE", "SMALL_SIZE", "EDGE", "Step", "Speech",
-           "SPEECH_PAUSE"]
+           "SPEECH_PAUSE", "Layout"]
 
-# The 2-D layout: a square plane on the left, a column of text on the right.
+# The 16:9 layout: a square plane on the left, a column of text on the right. A scene places its
+# parts through ``self.layout`` (scenes.kit.frame_layout), which gives these values at 16:9 only.
 PLANE_CENTER = (-3.3, -0.45, 0.0)
 PLANE_HEIGHT = 6.6
 COLUMN_WIDTH = 6.25
@@ -51,7 +53,6 @@ COLUMN_WIDTH = 6.25
 TITLE_SIZE = 40
 BODY_SIZE = 28
 SMALL_SIZE = 22
-EDGE = 0.35
 
 # seconds of silence after a step's speech before the next step starts
 SPEECH_PAUSE = 0.5
@@ -94,6 +95,9 @@ class NarratedScene:
 
     scene_id: ClassVar[str] = ""
     spec_class: ClassVar[type[SceneSpec]] = SceneSpec
+    # the height the text column needs below the figure in a square or tall frame (the figure
+    # shrinks to leave it; see scenes.kit.frame_layout)
+    stacked_column_height: ClassVar[float] = STACKED_COLUMN_MIN
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -130,6 +134,7 @@ class NarratedScene:
     def setup(self) -> None:
         super().setup()
         self.palette = palette(self.spec.theme)
+        self.layout = Layout.of_config(self.stacked_column_height)  # the frame as the render set it: 16:9, square or tall
 
     def play(self, *args, **kwargs) -> None:
         self.play_starts.setdefault(self.renderer.num_plays, float(self.time))

@@ -1,0 +1,154 @@
+"""Where a scene puts things, for the frame's aspect: a title band, a figure, and a column of text
+(legend, readouts, formulas) beside the figure in a wide frame and below it in a square or tall one.
+
+The frame's size in scene units follows from its pixels (:func:`frame_size`): a frame at least as
+wide as 16:9 is 8 units tall (Manim's default); a narrower one keeps the 16:9 frame's long side,
+8·16/9 units, so that text of a given font size is as large against the frame's long side in
+every aspect (a 9:16 frame is the 16:9 frame turned on its side, 8 units wide).
+
+A scene builds its :class:`Layout` from Manim's config as the render set it
+(:meth:`Layout.of_config`) and places its parts through it instead of typing 16:9 coordinates:
+
+>>> wide, tall = Layout.for_frame(*frame_size(1920, 1080)), Layout.for_frame(*frame_size(1080, 1920))
+>>> wide.stacked, wide.figure_center, wide.figure_height, round(wide.column_width, 2)
+(False, (-3.3, -0.45, 0.0), 6.6, 6.25)
+>>> tall.stacked, round(tall.width, 3), round(tall.height, 3)
+(True, 8.0, 14.222)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Group, config
+
+__all__ = ["Layout", "frame_size", "LONG_SIDE", "SHORT_SIDE", "STACK_BELOW_ASPECT", "EDGE", "PLANE_HEIGHT",
+           "COLUMN_GAP"]
+
+SHORT_SIDE = 8.0  # Manim's frame height at 16:9
+LONG_SIDE = SHORT_SIDE * 16 / 9  # Manim's frame width at 16:9
+STACK_BELOW_ASPECT = 1.25  # frames narrower than 5:4 put the column below the figure
+
+EDGE = 0.35  # the margin to the frame's edge
+PLANE_HEIGHT = 6.6  # the figure's side in a 16:9 frame
+COLUMN_GAP = 0.45  # between the figure and the column
+TITLE_BAND = 1.15  # the title's height with its margins, above a stacked figure
+FIGURE_LEFT_MARGIN = 0.5111111111111111  # 16:9: the plane's left edge, 0.51 from the frame's
+FIGURE_BOTTOM_MARGIN = 0.25
+COLUMN_RIGHT_MARGIN = 0.4111111111111111  # 16:9: the column is 6.25 wide
+STACKED_COLUMN_MIN = 5.6  # height kept for the column below a stacked figure
+
+
+def frame_size(pixel_width: int, pixel_height: int) -> tuple[float, float]:
+    """The frame's (width, height) in scene units for a picture of these pixels.
+
+    >>> frame_size(1920, 1080), frame_size(854, 480)[1], frame_size(1080, 1080)[0] == LONG_SIDE
+    ((14.222222222222221, 8.0), 8.0, True)
+    """
+    if pixel_width <= 0 or pixel_height <= 0:
+        raise ValueError(f"a frame of {pixel_width}×{pixel_height} pixels has no size")
+    aspect = pixel_width / pixel_height
+    if aspect >= 16 / 9:
+        return SHORT_SIDE * aspect, SHORT_SIDE
+    if aspect >= 1:
+        return LONG_SIDE, LONG_SIDE / aspect
+    return LONG_SIDE * aspect, LONG_SIDE
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The regions of a frame ``width`` × ``height`` (scene units, origin at the centre).
+
+    ``stacked``: the column goes below the figure (square and tall frames), else beside it.
+    ``figure_center`` and ``figure_height``: where the main figure (a square plane) goes.
+    ``column_left``, ``column_width``: the text column's left edge and width.
+    ``content_width``: the width inside the margins (for full-width rows: tables, notes).
+    """
+
+    width: float
+    height: float
+    stacked: bool
+    figure_center: tuple[float, float, float]
+    figure_height: float
+    column_left: float
+    column_width: float
+
+    @classmethod
+    def for_frame(cls, width: float, height: float, column_height: float = STACKED_COLUMN_MIN) -> "Layout":
+        """The layout of a ``width`` × ``height`` frame; stacked, the figure leaves ``column_height``
+        below it for the column (a scene with a long column asks for more)."""
+        if width / height >= STACK_BELOW_ASPECT:
+            figure = min(PLANE_HEIGHT, height - 2 * TITLE_BAND + 0.9)
+            center = (round(-width / 2 + FIGURE_LEFT_MARGIN + figure / 2, 12),
+                      round(-height / 2 + FIGURE_BOTTOM_MARGIN + figure / 2, 12), 0.0)
+            left = center[0] + figure / 2 + COLUMN_GAP
+            return cls(width, height, False, center, figure, left, width / 2 - COLUMN_RIGHT_MARGIN - left)
+        figure = min(PLANE_HEIGHT, width - 2 * EDGE - 0.4, height - TITLE_BAND - column_height - 2 * EDGE)
+        center = (0.0, height / 2 - TITLE_BAND - figure / 2, 0.0)
+        left = max(-width / 2 + EDGE + 0.15, -figure / 2)  # under the figure's left edge where there is room
+        return cls(width, height, True, center, figure, left, width / 2 - EDGE - 0.15 - left)
+
+    @classmethod
+    def of_config(cls, column_height: float = STACKED_COLUMN_MIN) -> "Layout":
+        """The layout of the frame Manim renders now (its config, as the render set it)."""
+        return cls.for_frame(float(config.frame_width), float(config.frame_height), column_height)
+
+    # ------------------------------------------------------------------ regions
+    @property
+    def content_width(self) -> float:
+        return self.width - 2 * EDGE - 0.1
+
+    @property
+    def left(self) -> float:
+        """The left edge of the content (inside the margin)."""
+        return -self.width / 2 + EDGE
+
+    @property
+    def right(self) -> float:
+        return self.width / 2 - EDGE
+
+    @property
+    def top(self) -> float:
+        return self.height / 2 - EDGE
+
+    @property
+    def bottom(self) -> float:
+        return -self.height / 2 + EDGE
+
+    @property
+    def figure_top(self) -> float:
+        return self.figure_center[1] + self.figure_height / 2
+
+    @property
+    def figure_bottom(self) -> float:
+        return self.figure_center[1] - self.figure_height / 2
+
+    def column_height(self, top: float) -> float:
+        """The height left for the column from ``top`` down to the bottom margin."""
+        return top - self.bottom
+
+    # ------------------------------------------------------------------ placing
+    def start_column(self, mobject, figure, buff: float = COLUMN_GAP):
+        """Put the column's first part beside ``figure`` (right of it, tops aligned) or, stacked,
+        below it at the column's left edge; the rest of the column follows it downwards."""
+        if self.stacked:
+            mobject.next_to(figure, DOWN, buff=buff - 0.1)
+            return mobject.align_to(np.array([self.column_left, 0.0, 0.0]), LEFT)
+        return mobject.next_to(figure, RIGHT, buff=buff).align_to(figure, UP)
+
+    def side_by_side(self, *groups, buff: float = 0.6, stacked_buff: float | None = None):
+        """Arrange ``groups`` in a row in a wide frame, in a column (top to bottom) in a tall one;
+        returns the arrangement (a group of them)."""
+        row = Group(*groups)
+        if self.stacked:
+            return row.arrange(DOWN, buff=buff if stacked_buff is None else stacked_buff)
+        return row.arrange(RIGHT, buff=buff)
+
+    def pick(self, wide, stacked):
+        """``wide`` in a wide frame, ``stacked`` in a square or tall one (sizes, positions)."""
+        return stacked if self.stacked else wide
+
+    def below_title(self, mobject, title, buff: float = 0.3):
+        """``mobject`` under the title at the content's left edge."""
+        return mobject.next_to(title, DOWN, buff=buff).align_to(np.array([self.left, 0.0, 0.0]), LEFT)

@@ -1,0 +1,63 @@
+"""Every scene lays itself out for its frame: at 16:9, 1:1 and 9:16 no text overlaps other text or
+leaves the frame at the end of any step; in a square or tall frame the text column is below the
+figure (no text beside it) and the picture is filled, not letterboxed."""
+
+import numpy as np
+import pytest
+
+from scenes.kit.registry import entry, scene_ids
+from tests.scenes.helpers import ASPECTS, assert_layout_is_clean, build_scene, content_box, text_boxes
+
+# the least share of a square or tall frame's height the content spans (a 16:9 layout letterboxed
+# in a 9:16 frame spans 8 / 14.2 = 56 % of it, in a 1:1 frame 56 % too)
+FILLED = 0.7
+
+
+def build(scene_id, aspect, media_dir, **spec):
+    scene_class = entry(scene_id).load()
+    return build_scene(scene_class, scene_class.spec_class(**spec), media_dir, resolution=ASPECTS[aspect])
+
+
+@pytest.mark.parametrize("aspect", list(ASPECTS))
+@pytest.mark.parametrize("scene_id", scene_ids())
+def test_layout_is_clean_in_every_aspect(scene_id, aspect, media_dir):
+    """No text overlaps or is cut off at the end of any step (build_scene checks each) nor at the end."""
+    scene = build(scene_id, aspect, media_dir)
+    assert (scene.camera.frame_width > scene.camera.frame_height) == (aspect == "16:9")
+    assert scene.layout.stacked == (aspect != "16:9")
+    assert_layout_is_clean(scene)
+
+
+def drawing_box(scene):
+    """The box of everything drawn that is not text (the figures), as the frame shows it."""
+    texts = {id(m) for m, _, _ in text_boxes(scene) for m in m.family_members_with_points()}
+    lows, highs = [], []
+    camera = scene.camera
+    fixed = set(getattr(camera, "fixed_in_frame_mobjects", ()))
+    for top in scene.mobjects:
+        for mobject in top.family_members_with_points():
+            if id(mobject) in texts or not (mobject.get_fill_opacity() > 0 or mobject.get_stroke_opacity() > 0):
+                continue
+            points = mobject.points
+            if hasattr(camera, "project_points") and mobject not in fixed:
+                points = camera.project_points(points)
+            lows.append(points.min(axis=0))
+            highs.append(points.max(axis=0))
+    return np.min(lows, axis=0), np.max(highs, axis=0)
+
+
+@pytest.mark.parametrize("aspect", ["1:1", "9:16"])
+@pytest.mark.parametrize("scene_id", scene_ids())
+def test_square_and_tall_frames_stack_and_fill(scene_id, aspect, media_dir):
+    """No text sits beside the figures (in their row band and clear of them sideways): the column is
+    below; and the content spans at least 70 % of the frame's height."""
+    scene = build(scene_id, aspect, media_dir)
+    low, high = drawing_box(scene)
+    for mobject, a, b in text_boxes(scene):
+        shares_rows = min(b[1], high[1]) - max(a[1], low[1]) > 0.05
+        beside = b[0] < low[0] - 0.05 or a[0] > high[0] + 0.05
+        assert not (shares_rows and beside), f"{mobject!r} is beside the figure in a {aspect} frame"
+    content_low, content_high = content_box(scene)
+    height = scene.camera.frame_height
+    assert content_high[1] - content_low[1] >= FILLED * height, \
+        f"the content spans {(content_high[1] - content_low[1]) / height:.0%} of the {aspect} frame's height"
