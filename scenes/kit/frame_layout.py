@@ -149,6 +149,13 @@ class Layout:
         """``wide`` in a wide frame, ``stacked`` in a square or tall one (sizes, positions)."""
         return stacked if self.stacked else wide
 
+    def square_below(self, mobject, at_most: float, buff: float = 0.35, x: float = 0.0):
+        """(centre, side) of the largest square figure, at most ``at_most`` wide, that fits between
+        ``mobject``'s bottom and the frame's bottom margin, centred at ``x``."""
+        top = mobject.get_bottom()[1] - buff
+        side = max(0.5, min(at_most, top - self.bottom, self.content_width))
+        return (x, top - side / 2, 0.0), side
+
     def below_title(self, mobject, title, buff: float = 0.3):
         """``mobject`` under the title at the content's left edge."""
         return mobject.next_to(title, DOWN, buff=buff).align_to(np.array([self.left, 0.0, 0.0]), LEFT)
