@@ -156,6 +156,35 @@ class Layout:
         side = max(0.5, min(at_most, top - self.bottom, self.content_width))
         return (x, top - side / 2, 0.0), side
 
+    def stacked_panels(self, count: int, at_most: float, above: float = 0.5, below: float = 1.4,
+                       top_gap: float = 0.0, bottom_gap: float = 0.0) -> list[tuple[tuple[float, float, float], float]]:
+        """(centre, side) of ``count`` square panels one above the other, centred across the frame,
+        sharing the height under the title band (and ``top_gap`` more) down to ``bottom_gap`` above the
+        bottom margin, each with room ``above``
+        (a caption) and ``below`` (readouts) inside its band; each side at most ``at_most``."""
+        top = self.height / 2 - TITLE_BAND - top_gap
+        band = (top - self.bottom - bottom_gap) / count
+        side = max(0.5, min(at_most, band - above - below, self.content_width))
+        return [((0.0, top - index * band - above - side / 2, 0.0), side) for index in range(count)]
+
+    def band_center(self, index: int, count: int, top_gap: float = 0.0) -> tuple[float, float, float]:
+        """The centre of band ``index`` of ``count`` equal bands from under the title band (and
+        ``top_gap``) to the bottom margin, across the frame's middle."""
+        top = self.height / 2 - TITLE_BAND - top_gap
+        band = (top - self.bottom) / count
+        return (0.0, top - (index + 0.5) * band, 0.0)
+
+    def moved(self, point, wide_anchor, stacked_anchor):
+        """``point`` of a part drawn around ``wide_anchor`` in a wide frame, moved with the part to
+        ``stacked_anchor`` in a square or tall one (a part of a 16:9 layout carried over whole).
+
+        >>> Layout.for_frame(8.0, LONG_SIDE).moved((1.0, 2.0, 0.0), (3.0, 0.0, 0.0), (0.0, 4.0, 0.0))
+        (-2.0, 6.0, 0.0)
+        """
+        if not self.stacked:
+            return tuple(point)
+        return tuple(float(p - w + s) for p, w, s in zip(point, wide_anchor, stacked_anchor))
+
     def below_title(self, mobject, title, buff: float = 0.3):
         """``mobject`` under the title at the content's left edge."""
         return mobject.next_to(title, DOWN, buff=buff).align_to(np.array([self.left, 0.0, 0.0]), LEFT)
