@@ -165,8 +165,8 @@ class NarratedScene:
         return math_mobject(expression, color or self.palette.text, font_size)
 
     def make_title(self):
-        """The scene's title, top left."""
-        title = self.text("title", font_size=TITLE_SIZE)
+        """The scene's title, top left (narrowed to the frame's width in a tall frame)."""
+        title = fit_width(self.text("title", font_size=TITLE_SIZE), self.layout.content_width)
         return title.to_corner(UL, buff=EDGE)
 
     # ----------------------------------------------------------- narration
