@@ -29,7 +29,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from manim import UL, ManimColor, Scene, ThreeDScene, config, tempconfig
+import numpy as np
+from manim import PI, RIGHT, UL, ManimColor, Scene, ThreeDScene, config, tempconfig
+from manim.utils.space_ops import rotation_about_z, rotation_matrix
 
 from scenes.kit.claims import Outcome
 from scenes.kit.frame_layout import EDGE, STACKED_COLUMN_MIN, Layout
@@ -243,3 +245,26 @@ class NormGeoThreeDScene(NarratedScene, ThreeDScene):
     def fix_in_frame(self, *mobjects):
         self.add_fixed_in_frame_mobjects(*mobjects)
         return mobjects
+
+    def view_from(self, phi: float | None = None, theta: float | None = None, zoom: float | None = None) -> dict:
+        """The camera settings that look from ``phi``, ``theta`` (and ``zoom``, times the layout's
+        ``view_scale``; the current ones where not given) with the world's origin drawn at the height of the layout's ``view_center``: the
+        camera projects zoom·R·(x − c), so c = (0, 0, c_z) puts the origin at zoom·c_z·(R·e_z) below the
+        centre (the screen's vertical, for γ = 0). Only c_z moves: Cairo shifts the whole picture,
+        text fixed in the frame too, by c's x and y."""
+        camera = self.renderer.camera
+        phi = camera.get_phi() if phi is None else phi
+        theta = camera.get_theta() if theta is None else theta
+        zoom = camera.get_zoom() if zoom is None else zoom * self.layout.view_scale
+        rotation = rotation_about_z(camera.get_gamma()) @ rotation_matrix(-phi, RIGHT) @ rotation_about_z(-theta - PI / 2)
+        height, lift = self.layout.view_center[1], (rotation @ np.array([0.0, 0.0, 1.0]))[1]
+        center = np.array([0.0, 0.0, -height / (zoom * lift) if height and abs(lift) > 1e-6 else 0.0])
+        return {"phi": phi, "theta": theta, "zoom": zoom, "frame_center": center}
+
+    def look_from(self, **view) -> None:
+        """Set the camera (``phi``, ``theta``, ``zoom``) with the origin at the layout's view centre."""
+        self.set_camera_orientation(**self.view_from(**view))
+
+    def turn_to(self, run_time: float, added_anims=(), **view) -> None:
+        """Move the camera to ``phi``, ``theta``, ``zoom``, the origin kept at the layout's view centre."""
+        self.move_camera(run_time=run_time, added_anims=list(added_anims), **self.view_from(**view))

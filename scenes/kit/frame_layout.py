@@ -37,6 +37,8 @@ TITLE_BAND = 1.15  # the title's height with its margins, above a stacked figure
 FIGURE_LEFT_MARGIN = 0.5111111111111111  # 16:9: the plane's left edge, 0.51 from the frame's
 FIGURE_BOTTOM_MARGIN = 0.25
 COLUMN_RIGHT_MARGIN = 0.4111111111111111  # 16:9: the column is 6.25 wide
+STACKED_VIEW_SCALE = 1.2
+VIEW_DROP = 1.2  # a stacked 3-D view sits this far below the figure's centre
 STACKED_COLUMN_MIN = 5.6  # height kept for the column below a stacked figure
 
 
@@ -123,6 +125,19 @@ class Layout:
     @property
     def figure_bottom(self) -> float:
         return self.figure_center[1] - self.figure_height / 2
+
+    @property
+    def view_center(self) -> tuple[float, float, float]:
+        """Where a 3-D view's origin is drawn: the frame's centre in a wide frame, in a square or tall
+        one the middle between a legend under the title and readouts at the bottom."""
+        if not self.stacked:
+            return (0.0, 0.0, 0.0)
+        return (0.0, self.figure_center[1] - VIEW_DROP, 0.0)
+
+    @property
+    def view_scale(self) -> float:
+        """How much larger a 3-D view is drawn than at 16:9 (a tall frame is as wide as 16:9 is tall)."""
+        return STACKED_VIEW_SCALE if self.stacked else 1.0
 
     def column_height(self, top: float) -> float:
         """The height left for the column from ``top`` down to the bottom margin."""
