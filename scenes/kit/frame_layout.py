@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Group, config
 
-__all__ = ["Layout", "frame_size", "LONG_SIDE", "SHORT_SIDE", "STACK_BELOW_ASPECT", "EDGE", "PLANE_HEIGHT",
+__all__ = ["Layout", "frame_size", "keep_clear", "overlaps", "LONG_SIDE", "SHORT_SIDE", "STACK_BELOW_ASPECT", "EDGE", "PLANE_HEIGHT",
            "COLUMN_GAP"]
 
 SHORT_SIDE = 8.0  # Manim's frame height at 16:9
@@ -203,3 +203,24 @@ class Layout:
     def below_title(self, mobject, title, buff: float = 0.3):
         """``mobject`` under the title at the content's left edge."""
         return mobject.next_to(title, DOWN, buff=buff).align_to(np.array([self.left, 0.0, 0.0]), LEFT)
+
+
+def overlaps(a, b, margin: float = 0.05) -> bool:
+    """Whether the boxes of mobjects ``a`` and ``b`` overlap by more than ``margin`` both ways."""
+    low_a, high_a, low_b, high_b = a.get_corner(DOWN + LEFT), a.get_corner(UP + RIGHT), b.get_corner(DOWN + LEFT), b.get_corner(UP + RIGHT)
+    return min(high_a[0], high_b[0]) - max(low_a[0], low_b[0]) > margin and \
+        min(high_a[1], high_b[1]) - max(low_a[1], low_b[1]) > margin
+
+
+def keep_clear(mobject, *others, direction=DOWN, buff: float = 0.12):
+    """Move ``mobject`` past each of ``others`` it overlaps, in ``direction`` (its other coordinate kept)."""
+    for other in others:
+        if overlaps(mobject, other, margin=0.0):
+            x = mobject.get_x() if direction[0] == 0 else None
+            y = mobject.get_y() if direction[1] == 0 else None
+            mobject.next_to(other, direction, buff=buff)
+            if x is not None:
+                mobject.set_x(x)
+            if y is not None:
+                mobject.set_y(y)
+    return mobject
