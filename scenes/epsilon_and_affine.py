@@ -48,6 +48,7 @@ SHORTFALL = 0.05  # "falls visibly inside": more than 5 % short of √n
 OUTPUT_SET = "y = beta + gamma dot.o hat(x) quad in quad beta + gamma dot.o (S inter H)"
 PLOT_WIDTH, PLOT_HEIGHT = 3.5, 1.9
 COLUMN = 4.0  # width of the text columns beside the geometry
+ROW_WIDTH = 9.0  # a frame this wide holds the readout and the plot in one row under the geometry
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.plot_marks = VGroup(*(dot_at(axes, (float(s), float(r)), self.color_of(i), radius=0.06)
                                    for i, (s, r) in enumerate(zip(self.sigmas, self.radii))))
         plot = VGroup(axes, labels, ceiling, ceiling_label, self.radius_curve, self.plot_marks)
-        if self.layout.stacked:  # above the readout
+        if self.layout.stacked and self.layout.content_width < ROW_WIDTH:  # a tall frame: above the readout
             plot.next_to(self.readout, UP, buff=0.35).to_edge(LEFT, buff=EDGE + 0.3)
         else:
             plot.to_corner(DR, buff=EDGE).shift(UL * 0.1)

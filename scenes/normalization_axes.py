@@ -101,7 +101,8 @@ class NormalizationAxes(NormGeoScene):
         columns = first.values.shape[1]  # more than four columns: narrower cells, the same grid width
         layout = self.layout
         width = layout.pick(GRID_WIDTH, STACKED_GRID_WIDTH)
-        cells = cell_rectangles(first.values.shape, min(layout.pick(1.2, 1.0), width / columns), 0.6, colors.muted)
+        cells = cell_rectangles(first.values.shape, min(layout.pick(1.2, 1.0), width / columns), layout.pick(0.6, 0.8),
+                                colors.muted)
         if layout.stacked:  # at the top, a little left of the middle (the row statistics go right of it)
             cells.next_to(np.array([-0.35, layout.figure_top, 0.0]), DOWN, buff=0.5)
         else:
@@ -231,4 +232,7 @@ class NormalizationAxes(NormGeoScene):
         rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
         rule.shift(DOWN * (cells[0].height + 0.11))
         group = VGroup(table, rule)
-        return fit_width(group, min(13.2, self.layout.content_width)).to_edge(DOWN, buff=0.45)
+        fit_width(group, min(13.2, self.layout.content_width))
+        if self.layout.stacked:  # under the grid's description
+            return group.next_to(self.info, DOWN, buff=0.9).to_edge(LEFT, buff=EDGE)
+        return group.to_edge(DOWN, buff=0.45)

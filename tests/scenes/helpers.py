@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from manim import Typst, tempconfig
+from manim import Typst, VMobject, tempconfig
 
 from scenes.kit.adapters import to_coordinates
 from scenes.kit.frame_layout import frame_size
@@ -80,7 +80,7 @@ def content_box(scene) -> tuple[np.ndarray, np.ndarray]:
     fixed = set(getattr(camera, "fixed_in_frame_mobjects", ()))
     for top in scene.mobjects:
         for mobject in top.family_members_with_points():
-            if mobject.get_fill_opacity() > 0 or mobject.get_stroke_opacity() > 0:
+            if isinstance(mobject, VMobject) and (mobject.get_fill_opacity() > 0 or mobject.get_stroke_opacity() > 0):
                 points = mobject.points
                 if hasattr(camera, "project_points") and mobject not in fixed:
                     points = camera.project_points(points)

@@ -4,6 +4,7 @@ figure (no text beside it) and the picture is filled, not letterboxed."""
 
 import numpy as np
 import pytest
+from manim import VMobject
 
 from scenes.kit.registry import entry, scene_ids
 from tests.scenes.helpers import ASPECTS, assert_layout_is_clean, build_scene, content_box, text_boxes
@@ -47,7 +48,7 @@ def main_figure(scene):
         family = top.get_family()
         inside_text = {id(p) for m in family if id(m) in texts for p in m.get_family()}
         points = [projected(scene, m) for m in top.family_members_with_points()
-                  if id(m) not in inside_text and (m.get_fill_opacity() > 0 or m.get_stroke_opacity() > 0)]
+                  if isinstance(m, VMobject) and id(m) not in inside_text and (m.get_fill_opacity() > 0 or m.get_stroke_opacity() > 0)]
         if not points:
             continue
         points = np.vstack(points)
@@ -65,14 +66,29 @@ def test_square_and_tall_frames_stack_and_fill(scene_id, aspect, media_dir):
     """No text sits beside the figure (in its row band and clear of it sideways): the column is
     below; and the content spans at least 70 % of the frame's height."""
     scene = build(scene_id, aspect, media_dir)
-    low, high, own = main_figure(scene)
-    for mobject, a, b in text_boxes(scene):
-        if id(mobject) in own:
-            continue
-        shares_rows = min(b[1], high[1]) - max(a[1], low[1]) > 0.05
-        beside = b[0] < low[0] - 0.05 or a[0] > high[0] + 0.05
-        assert not (shares_rows and beside), f"{mobject!r} is beside the figure in a {aspect} frame"
+    beside = beside_texts(scene)
+    assert not beside, f"{beside[0]!r} is beside the figure in a {aspect} frame"
     content_low, content_high = content_box(scene)
     height = scene.camera.frame_height
     assert content_high[1] - content_low[1] >= FILLED * height, \
         f"the content spans {(content_high[1] - content_low[1]) / height:.0%} of the {aspect} frame's height"
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh"])
+@pytest.mark.parametrize("scene_id", scene_ids())
+def test_tall_layout_is_clean_in_other_languages(scene_id, lang, media_dir):
+    """Russian runs longest and Chinese is typeset differently: at 9:16 (the narrowest frame) their
+    text overlaps nothing and stays inside the frame too."""
+    assert_layout_is_clean(build(scene_id, "9:16", media_dir, lang=lang))
+
+
+def beside_texts(scene) -> list:
+    low, high, own = main_figure(scene)
+    return [m for m, a, b in text_boxes(scene) if id(m) not in own
+            and min(b[1], high[1]) - max(a[1], low[1]) > 0.05 and (b[0] < low[0] - 0.05 or a[0] > high[0] + 0.05)]
+
+
+@pytest.mark.parametrize("scene_id", ["radial-projection", "sphere-radii"])
+def test_the_stacking_check_sees_a_column_beside_the_figure(scene_id, media_dir):
+    """The check above is not blind: at 16:9 the same scenes' legend and readouts are beside the plane."""
+    assert beside_texts(build(scene_id, "16:9", media_dir))
