@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Group, config
+from manim import DOWN, LEFT, RIGHT, UP, config
 
 __all__ = ["Layout", "frame_size", "keep_clear", "overlaps", "LONG_SIDE", "SHORT_SIDE", "STACK_BELOW_ASPECT", "EDGE", "PLANE_HEIGHT",
            "COLUMN_GAP"]
@@ -123,10 +123,6 @@ class Layout:
         return self.figure_center[1] + self.figure_height / 2
 
     @property
-    def figure_bottom(self) -> float:
-        return self.figure_center[1] - self.figure_height / 2
-
-    @property
     def view_center(self) -> tuple[float, float, float]:
         """Where a 3-D view's origin is drawn: the frame's centre in a wide frame, in a square or tall
         one the middle between a legend under the title and readouts at the bottom."""
@@ -139,10 +135,6 @@ class Layout:
         """How much larger a 3-D view is drawn than at 16:9 (a tall frame is as wide as 16:9 is tall)."""
         return STACKED_VIEW_SCALE if self.stacked else 1.0
 
-    def column_height(self, top: float) -> float:
-        """The height left for the column from ``top`` down to the bottom margin."""
-        return top - self.bottom
-
     # ------------------------------------------------------------------ placing
     def start_column(self, mobject, figure, buff: float = COLUMN_GAP):
         """Put the column's first part beside ``figure`` (right of it, tops aligned) or, stacked,
@@ -151,14 +143,6 @@ class Layout:
             mobject.next_to(figure, DOWN, buff=buff - 0.1)
             return mobject.align_to(np.array([self.column_left, 0.0, 0.0]), LEFT)
         return mobject.next_to(figure, RIGHT, buff=buff).align_to(figure, UP)
-
-    def side_by_side(self, *groups, buff: float = 0.6, stacked_buff: float | None = None):
-        """Arrange ``groups`` in a row in a wide frame, in a column (top to bottom) in a tall one;
-        returns the arrangement (a group of them)."""
-        row = Group(*groups)
-        if self.stacked:
-            return row.arrange(DOWN, buff=buff if stacked_buff is None else stacked_buff)
-        return row.arrange(RIGHT, buff=buff)
 
     def pick(self, wide, stacked):
         """``wide`` in a wide frame, ``stacked`` in a square or tall one (sizes, positions)."""
@@ -199,10 +183,6 @@ class Layout:
         if not self.stacked:
             return tuple(point)
         return tuple(float(p - w + s) for p, w, s in zip(point, wide_anchor, stacked_anchor))
-
-    def below_title(self, mobject, title, buff: float = 0.3):
-        """``mobject`` under the title at the content's left edge."""
-        return mobject.next_to(title, DOWN, buff=buff).align_to(np.array([self.left, 0.0, 0.0]), LEFT)
 
 
 def overlaps(a, b, margin: float = 0.05) -> bool:
