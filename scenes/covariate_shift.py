@@ -91,7 +91,7 @@ class CovariateShift(NormGeoScene):
         spec, colors = self.spec, self.palette
         top = float(max(s.max() for s in self.smoothed.values()))
         axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)),
-                         min(6.6, self.layout.content_width - 0.8), self.layout.pick(3.9, 5.2), colors, lang=self.spec.lang)
+                         self.layout.pick(6.6, self.layout.content_width - 0.8), self.layout.pick(3.9, 5.2), colors, lang=self.spec.lang)
         if self.layout.stacked:  # under the note, the numbers under the plot
             axes.next_to(self.note, DOWN, buff=0.9).align_to(self.note, LEFT).shift(RIGHT * 0.3)
         else:
