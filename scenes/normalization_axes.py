@@ -101,7 +101,7 @@ class NormalizationAxes(NormGeoScene):
         columns = first.values.shape[1]  # more than four columns: narrower cells, the same grid width
         layout = self.layout
         width = layout.pick(GRID_WIDTH, STACKED_GRID_WIDTH)
-        cells = cell_rectangles(first.values.shape, min(layout.pick(1.2, 1.0), width / columns), layout.pick(0.6, 0.8),
+        cells = cell_rectangles(first.values.shape, min(layout.pick(1.2, 1.0), width / columns), layout.pick(0.6, 1.0),
                                 colors.muted)
         if layout.stacked:  # at the top, a little left of the middle (the row statistics go right of it)
             cells.next_to(np.array([-0.35, layout.figure_top, 0.0]), DOWN, buff=0.5)
@@ -189,7 +189,7 @@ class NormalizationAxes(NormGeoScene):
                           eps=self.fmt.scientific(self.spec.eps)))
         info = VGroup(name, averaged, note).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         if self.layout.stacked:  # under the grid
-            return fit_width(info, self.layout.content_width).next_to(self.cells, DOWN, buff=0.6).to_edge(LEFT, buff=EDGE)
+            return fit_width(info, self.layout.content_width).next_to(self.cells, DOWN, buff=0.9).to_edge(LEFT, buff=EDGE)
         return fit_width(info, 3.7).to_edge(RIGHT, buff=0.45).align_to(self.cells, UP)
 
     def shading_for(self, state: GridState) -> VGroup:
@@ -232,7 +232,4 @@ class NormalizationAxes(NormGeoScene):
         rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
         rule.shift(DOWN * (cells[0].height + 0.11))
         group = VGroup(table, rule)
-        fit_width(group, min(13.2, self.layout.content_width))
-        if self.layout.stacked:  # under the grid's description
-            return group.next_to(self.info, DOWN, buff=0.9).to_edge(LEFT, buff=EDGE)
-        return group.to_edge(DOWN, buff=0.45)
+        return fit_width(group, min(13.2, self.layout.content_width)).to_edge(DOWN, buff=0.45)
