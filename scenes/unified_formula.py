@@ -16,6 +16,8 @@ from scenes.kit.widgets import text_mobject
 
 __all__ = ["UnifiedFormulaSpec", "UnifiedFormula"]
 
+TABLE_WIDTH = 12.5  # the three-column table; a narrower frame puts each description under its row
+
 PARTS = ("centre", "scale", "affine")
 LAYERS = (Layer.BATCHNORM, Layer.LAYERNORM, Layer.RMSNORM, Layer.GROUPNORM)
 
@@ -89,7 +91,7 @@ class UnifiedFormula(NormGeoScene):
             name = text_mobject(layer_name(layer.value), spec.lang, colors.layer(layer), SMALL_SIZE + 2)
             description = self.text(f"axes.{layer.value}", font_size=SMALL_SIZE, **self.counted(layer))
             rows.append((name, grid, description))
-        if self.layout.stacked:  # each row's description under its name and grid
+        if self.layout.content_width < TABLE_WIDTH:  # a narrow frame: each row's description under its name and grid
             table = VGroup(*(VGroup(VGroup(name, grid).arrange(RIGHT, buff=0.4), description)
                              .arrange(DOWN, aligned_edge=LEFT, buff=0.15) for name, grid, description in rows))
             table.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
@@ -97,7 +99,7 @@ class UnifiedFormula(NormGeoScene):
             table = VGroup(*(m for row in rows for m in row)).arrange_in_grid(
                 rows=len(rows), cols=3, buff=(0.5, 0.22), col_alignments="lcl"
             )
-        fit_width(table, min(12.5, self.layout.content_width))
+        fit_width(table, min(TABLE_WIDTH, self.layout.content_width))
         table.next_to(self.part_labels, DOWN, buff=self.layout.pick(0.45, 0.9)).set_x(0)
         self.layer_rows = rows
         self.rows_by_layer = dict(zip(LAYERS, rows))
