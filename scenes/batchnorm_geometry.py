@@ -36,7 +36,7 @@ __all__ = ["BatchNormGeometrySpec", "BatchNormGeometry"]
 GRID_CENTER = (-3.75, 1.45, 0.0)
 PLANE_CENTER = (2.55, 1.05, 0.0)
 PLANE_SIZE = 3.7
-STACKED_PLANE_SIZE, STACKED_GRID_INDENT = 3.4, 1.2  # square or tall frames
+STACKED_PLANE_SIZE, STACKED_GRID_INDENT = 2.9, 1.2  # square or tall frames
 MINI_CELL = (0.7, 0.34)
 COLUMN_SUM = "sum_b"
 COLUMN_LENGTH = "norm(dot)_2"
@@ -184,8 +184,12 @@ class BatchNormGeometry(NormGeoScene):
                            (colors.batchnorm, self.words("legend.circle", radius=self.values["pair_radius"])),
                            (colors.highlight, self.words("legend.points"))], self.spec.lang, colors.text, SMALL_SIZE - 4)
         self.key_right = self.layout.pick(7.0, self.layout.right)
-        fit_width(self.key, self.key_right - (self.plane.get_right()[0] + 0.25))
-        self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
+        if self.layout.stacked:  # under the plane
+            fit_width(self.key, self.layout.content_width).next_to(self.plane, DOWN, buff=0.25)
+            self.key.align_to((self.layout.left, 0, 0), LEFT)
+        else:
+            fit_width(self.key, self.key_right - (self.plane.get_right()[0] + 0.25))
+            self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
         self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.highlight, radius=0.07) for v in self.pair_centred))
         axis_names = VGroup(
             self.text("axis.first", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[0])
@@ -236,7 +240,7 @@ class BatchNormGeometry(NormGeoScene):
         """The upper-left corner of the first mini grid: bottom left at 16:9, under the pair's plane
         in a square or tall frame."""
         if self.layout.stacked:
-            return self.layout.left, self.plane.get_bottom()[1] - 0.45
+            return self.layout.left, self.tally.get_bottom()[1] - 0.35
         return -6.9, -1.8
 
     def grid_numbers(self, values, texts, cells, font_size) -> VGroup:
