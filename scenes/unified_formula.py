@@ -17,6 +17,7 @@ from scenes.kit.widgets import text_mobject
 __all__ = ["UnifiedFormulaSpec", "UnifiedFormula"]
 
 TABLE_WIDTH = 12.5  # the three-column table; a narrower frame puts each description under its row
+SQUARE_CELL = 0.35  # a square frame has the room for larger grids
 
 PARTS = ("centre", "scale", "affine")
 LAYERS = (Layer.BATCHNORM, Layer.LAYERNORM, Layer.RMSNORM, Layer.GROUPNORM)
@@ -85,7 +86,7 @@ class UnifiedFormula(NormGeoScene):
         for layer in LAYERS:
             labels = statistic_groups(layer, shape, num_groups=spec.groups if layer is Layer.GROUPNORM else None)
             self.group_labels[layer.value] = labels
-            side = self.layout.pick(0.2, 0.3)
+            side = 0.2 if not self.layout.stacked else 0.3 if self.layout.content_width < TABLE_WIDTH else SQUARE_CELL
             cells = cell_rectangles(shape, side, side, colors.muted)
             grid = VGroup(shade_groups(cells, labels, colors.layer(layer)), cells)
             name = text_mobject(layer_name(layer.value), spec.lang, colors.layer(layer), SMALL_SIZE + 2)
