@@ -65,7 +65,8 @@ class BatchDependence(NormGeoScene):
         """B9: both batches as grids (the shared example boxed), and what each layer makes of it."""
         colors, pair, fmt = self.palette, self.pair, self.fmt
         grids = VGroup(self.batch_grid(pair.batch_a, "batch-a"), self.batch_grid(pair.batch_b, "batch-b"))
-        grids.arrange(RIGHT, buff=0.6).next_to(self.title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
+        grids.arrange(RIGHT, buff=0.6)
+        fit_width(grids, self.layout.content_width).next_to(self.title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
         same = self.text("same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
         bn = self.text("bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
                        a=fmt.vector(pair.batchnorm_a, 2), b=fmt.vector(pair.batchnorm_b, 2))
@@ -74,8 +75,11 @@ class BatchDependence(NormGeoScene):
                                     a=fmt.vector(pair.layernorm_a, 2), b=fmt.vector(pair.layernorm_b, 2))
         self.grids, self.bn_outputs = grids, bn
         outputs = VGroup(same, bn, mode, self.ln_outputs).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
-        outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, UP)
+        if self.layout.stacked:  # under the grids, the plots under it
+            fit_width(outputs, self.layout.content_width).next_to(grids, DOWN, buff=0.4).align_to(grids, LEFT)
+        else:
+            fit_width(outputs, config.frame_x_radius - 0.45 - grids.get_right()[0] - 0.45)
+            outputs.next_to(grids, RIGHT, buff=0.45).align_to(grids, UP)
         self.outputs = outputs
         self.say("two-batches", FadeIn(grids), FadeIn(outputs, lag_ratio=0.3), run_time=1.5, hold=1.5,
                  when=claim(pair, "batchnorm_outcome"))
@@ -98,8 +102,12 @@ class BatchDependence(NormGeoScene):
         x_range = (float(self.positions[0]) - 0.3, float(self.positions[-1]) + 0.3, 1)
         self.spread_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels, lang=self.spec.lang)
         self.gap_axes = make_axes(x_range, (-1.5, 0.3, 0.5), 5.6, 2.3, colors, log_y=True, x_tick_labels=labels, lang=self.spec.lang)
-        self.spread_axes.to_corner(DOWN + LEFT, buff=0.7).shift(RIGHT * 0.3)
-        self.gap_axes.to_corner(DOWN + RIGHT, buff=0.7)
+        if self.layout.stacked:  # one above the other, under the outputs
+            self.spread_axes.next_to(self.outputs, DOWN, buff=0.9).set_x(0)
+            self.gap_axes.next_to(self.spread_axes, DOWN, buff=1.3).set_x(0)
+        else:
+            self.spread_axes.to_corner(DOWN + LEFT, buff=0.7).shift(RIGHT * 0.3)
+            self.gap_axes.to_corner(DOWN + RIGHT, buff=0.7)
         self.spread_labels = axis_labels(self.spread_axes, self.words("batch-size"), self.words("spread-axis"), lang,
                                          colors.text)
         self.gap_labels = axis_labels(self.gap_axes, self.words("batch-size"), self.words("gap-axis"), lang,

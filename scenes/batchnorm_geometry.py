@@ -36,6 +36,7 @@ __all__ = ["BatchNormGeometrySpec", "BatchNormGeometry"]
 GRID_CENTER = (-3.75, 1.45, 0.0)
 PLANE_CENTER = (2.55, 1.05, 0.0)
 PLANE_SIZE = 3.7
+STACKED_PLANE_SIZE, STACKED_GRID_INDENT = 2.9, 1.2  # square or tall frames
 MINI_CELL = (0.7, 0.34)
 COLUMN_SUM = "sum_b"
 COLUMN_LENGTH = "norm(dot)_2"
@@ -116,7 +117,11 @@ class BatchNormGeometry(NormGeoScene):
         """The raw grid, its axes named, BatchNorm's columns shaded."""
         colors = self.palette
         title = self.make_title()
-        self.cells = cell_rectangles(self.grid.shape, 1.05, 0.5, colors.muted).move_to(GRID_CENTER)
+        self.cells = cell_rectangles(self.grid.shape, 1.05, 0.5, colors.muted)
+        if self.layout.stacked:  # the grid at the top left, the pair's plane under it, the mini grids at the bottom
+            self.cells.next_to(title, DOWN, buff=0.65).align_to((self.layout.left + STACKED_GRID_INDENT, 0, 0), LEFT)
+        else:
+            self.cells.move_to(GRID_CENTER)
         features = self.text("features", font_size=SMALL_SIZE, color=colors.muted)
         features.next_to(self.cells, UP, buff=0.12).align_to(self.cells, LEFT)
         batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
@@ -141,7 +146,11 @@ class BatchNormGeometry(NormGeoScene):
                          for head, row in ((COLUMN_SUM, sums), (COLUMN_LENGTH, lengths))))
         self.column_stats = VGroup(sums, lengths, heads)
         note = self.text("eps-note", font_size=SMALL_SIZE - 4, color=colors.muted)
-        self.eps_note = note.next_to(self.cells, RIGHT, buff=0.15).align_to(self.cells, DOWN)
+        if self.layout.stacked:
+            self.eps_note = fit_width(note, self.layout.content_width).next_to(self.column_stats, DOWN, buff=0.25)
+            self.eps_note.align_to((self.layout.left, 0, 0), LEFT)
+        else:
+            self.eps_note = note.next_to(self.cells, RIGHT, buff=0.15).align_to(self.cells, DOWN)
         self.say("normalize", Transform(self.numbers, normalized), FadeIn(self.column_stats), FadeIn(note),
                  run_time=1.5, hold=1.0, B=self.batch, radius=self.values["radius"])
 
@@ -149,7 +158,11 @@ class BatchNormGeometry(NormGeoScene):
         sphere = VGroup(*(self.text(key, font_size=SMALL_SIZE, color=self.palette.batchnorm, B=self.batch,
                                     radius=self.values["radius"]) for key in ("sphere.law", "sphere.set")))
         sphere.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        self.sphere_text = fit_width(sphere, 6.3).next_to(self.column_stats, DOWN, buff=0.3).align_to(self.cells, LEFT)
+        if self.layout.stacked:
+            self.sphere_text = fit_width(sphere, self.layout.content_width).next_to(self.eps_note, DOWN, buff=0.25)
+            self.sphere_text.align_to((self.layout.left, 0, 0), LEFT)
+        else:
+            self.sphere_text = fit_width(sphere, 6.3).next_to(self.column_stats, DOWN, buff=0.3).align_to(self.cells, LEFT)
         self.say("sphere", FadeIn(self.sphere_text), run_time=1.0, hold=1.0, B=self.batch,
                  plane_dim=self.values["plane_dim"])
 
@@ -159,14 +172,24 @@ class BatchNormGeometry(NormGeoScene):
         frames = VGroup(*(SurroundingRectangle(VGroup(*self.cells[(r - 1) * self.features:r * self.features]),
                                                color=colors.highlight, buff=0.02, stroke_width=3)
                           for r in self.spec.pair))
-        self.plane = make_plane(extent, PLANE_SIZE, PLANE_CENTER, colors)
+        if self.layout.stacked:
+            side = STACKED_PLANE_SIZE
+            center = (self.layout.left + 0.3 + side / 2, self.sphere_text.get_bottom()[1] - 0.55 - side / 2, 0.0)
+            self.plane = make_plane(extent, side, center, colors)
+        else:
+            self.plane = make_plane(extent, PLANE_SIZE, PLANE_CENTER, colors)
         line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
         circle = circle_of_radius(self.plane, self.pair_columns.radius, colors.batchnorm)
         self.key = legend([(colors.hyperplane, self.words("legend.line")),
                            (colors.batchnorm, self.words("legend.circle", radius=self.values["pair_radius"])),
                            (colors.highlight, self.words("legend.points"))], self.spec.lang, colors.text, SMALL_SIZE - 4)
-        fit_width(self.key, 7.0 - (self.plane.get_right()[0] + 0.25))
-        self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
+        self.key_right = self.layout.pick(7.0, self.layout.right)
+        if self.layout.stacked:  # under the plane
+            fit_width(self.key, self.layout.content_width).next_to(self.plane, DOWN, buff=0.25)
+            self.key.align_to((self.layout.left, 0, 0), LEFT)
+        else:
+            fit_width(self.key, self.key_right - (self.plane.get_right()[0] + 0.25))
+            self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
         self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.highlight, radius=0.07) for v in self.pair_centred))
         axis_names = VGroup(
             self.text("axis.first", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[0])
@@ -181,7 +204,7 @@ class BatchNormGeometry(NormGeoScene):
         self.output_dots = VGroup(*(dot_at(self.plane, v, colors.batchnorm, radius=0.09) for v in self.pair_outputs))
         tally = self.text("tally", font_size=SMALL_SIZE - 4, landed=self.at_p, other=self.at_q,
                           p=self.values["p"], q=self.values["q"])
-        self.tally = fit_width(tally, 7.0 - self.key.get_left()[0]).next_to(self.key, DOWN, buff=0.3,
+        self.tally = fit_width(tally, self.key_right - self.key.get_left()[0]).next_to(self.key, DOWN, buff=0.3,
                                                                           aligned_edge=LEFT)
         self.say("scale", Transform(self.centred_dots, self.output_dots), FadeIn(self.tally), run_time=1.5, hold=0.8,
                  p=self.values["p"], q=self.values["q"])
@@ -190,7 +213,7 @@ class BatchNormGeometry(NormGeoScene):
         """Mini grid: GroupNorm with one group (ε = 0), shaded by rows: LayerNorm's values."""
         self.shown["one-group"] = [self.fmt.fixed(v, 2) for v in self.one_group.ravel()]
         self.one_group_grid = self.mini_grid(self.one_group, self.shown["one-group"], "one-group",
-                                             self.palette.layernorm, (-6.9, -1.8))
+                                             self.palette.layernorm, self.mini_corner())
         self.say("one-group", FadeIn(self.one_group_grid), run_time=1.2, hold=1.0)
 
     def group_norm_per_feature(self) -> None:
@@ -198,17 +221,28 @@ class BatchNormGeometry(NormGeoScene):
         self.shown["per-feature"] = [self.fmt.fixed(v, 2) for v in self.per_feature.ravel()]
         self.per_feature_grid = self.mini_grid(self.per_feature, self.shown["per-feature"], "per-feature",
                                                self.palette.groupnorm,
-                                               (self.one_group_grid.get_right()[0] + 0.5, -1.8))
+                                               (self.one_group_grid.get_right()[0] + 0.5, self.mini_corner()[1]))
         refusal = VGroup(*(self.text(f"refused.{k}", font_size=SMALL_SIZE - 2, color=color) for k, color in
                            (("erased", self.palette.groupnorm), ("undefined", self.palette.muted))
                            )).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        left = self.per_feature_grid.get_right()[0] + 0.45
-        self.refusal = fit_width(refusal, 7.0 - left).move_to(self.per_feature_grid[1])
-        self.refusal.set_x(left + self.refusal.width / 2)
+        if self.layout.stacked:  # under the two mini grids
+            self.refusal = fit_width(refusal, self.layout.content_width).next_to(self.per_feature_grid, DOWN, buff=0.3)
+            self.refusal.align_to((self.layout.left, 0, 0), LEFT)
+        else:
+            left = self.per_feature_grid.get_right()[0] + 0.45
+            self.refusal = fit_width(refusal, 7.0 - left).move_to(self.per_feature_grid[1])
+            self.refusal.set_x(left + self.refusal.width / 2)
         self.say("per-feature", FadeIn(self.per_feature_grid), FadeIn(self.refusal), run_time=1.2, hold=1.5,
                  features=self.features)
 
     # ------------------------------------------------------------------ helpers
+    def mini_corner(self) -> tuple[float, float]:
+        """The upper-left corner of the first mini grid: bottom left at 16:9, under the pair's plane
+        in a square or tall frame."""
+        if self.layout.stacked:
+            return self.layout.left, self.tally.get_bottom()[1] - 0.35
+        return -6.9, -1.8
+
     def grid_numbers(self, values, texts, cells, font_size) -> VGroup:
         return number_cells(values, texts, cells, self.spec.lang, self.palette.text, font_size)
 

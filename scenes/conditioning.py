@@ -69,8 +69,12 @@ class Conditioning(NormGeoScene):
     def lay_out_panels(self) -> None:
         """Two panels, before (left) and after (right): contours, descent path, captions and readouts."""
         colors, demo = self.palette, self.demo
-        panels = [self.panel(demo.drawn_before, (-3.55, -0.15, 0), colors.rmsnorm),
-                  self.panel(demo.drawn_after, (3.55, -0.15, 0), colors.layernorm)]
+        if self.layout.stacked:  # before above after, the step rule under the title
+            places = self.layout.stacked_panels(2, at_most=4.6, above=0.45, below=1.35, top_gap=0.45)
+        else:
+            places = [((-3.55, -0.15, 0), 4.6), ((3.55, -0.15, 0), 4.6)]
+        panels = [self.panel(demo.drawn_before, *places[0], colors.rmsnorm),
+                  self.panel(demo.drawn_after, *places[1], colors.layernorm)]
         (plane_a, self.curves_a, path_a, self.dots_a), (plane_b, self.curves_b, path_b, self.dots_b) = panels
         self.before_path, self.after_path = path_a, path_b
         self.before_plane, self.after_plane = plane_a, plane_b
@@ -94,15 +98,15 @@ class Conditioning(NormGeoScene):
                                    rho=fmt.number(self.spec.correlation))
         readout_b = VGroup(kappa_b, steps_b, self.rho_label).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
         for readout in (readout_a, readout_b):
-            fit_width(readout, 6.4)
+            fit_width(readout, min(6.4, self.layout.content_width))
         self.readouts = (readout_a, readout_b)
 
-    def panel(self, run, center, color):
+    def panel(self, run, center, side, color):
         """A plane with the run's contours, its descent path and the path's points."""
         colors = self.palette
         contours = quadratic_contours(run.hessian, contour_levels(run.hessian, run.path[0]))
         extent = 1.1 * float(np.abs(np.vstack(contours)).max())
-        plane = make_plane(extent, 4.6, center, colors)
+        plane = make_plane(extent, side, center, colors)
         curves = VGroup(*(closed_curve(plane, c, colors.muted, 2) for c in contours))
         path = VMobject(color=color, stroke_width=3.5).set_points_as_corners(to_points(plane, run.path))
         dots = VGroup(*(dot_at(plane, p, color, radius=0.035) for p in run.path))
@@ -126,7 +130,7 @@ class Conditioning(NormGeoScene):
         how = self.words("how.overshoots" if demo.drawn_before.overshoots else "how.approaches")
         rule = self.text("step-rule", font_size=SMALL_SIZE, color=self.palette.highlight,
                          fraction=self.fmt.number(demo.step_fraction))
-        fit_width(rule, 13.0).next_to(self.title, DOWN, buff=0.25).align_to(self.title, LEFT)
+        fit_width(rule, min(13.0, self.layout.content_width)).next_to(self.title, DOWN, buff=0.25).align_to(self.title, LEFT)
         self.say("descent", Create(self.before_path), FadeIn(self.dots_a, lag_ratio=0.05), FadeIn(self.steps_a),
                  FadeIn(rule), run_time=2.5, hold=1.0, steps=self.fmt.plain_scientific(demo.steps_raw),
                  fraction=self.fmt.number(demo.step_fraction), how=how)

@@ -79,7 +79,8 @@ class CovariateShift(NormGeoScene):
         self.claim_text = self.text("claim", font_size=SMALL_SIZE + 2)
         self.test_text = self.text("test", font_size=SMALL_SIZE + 2, color=self.palette.muted)
         note = VGroup(self.claim_text, self.test_text).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        fit_width(note, 13.2).next_to(self.title, DOWN, buff=0.3).align_to(self.title, LEFT)
+        fit_width(note, min(13.2, self.layout.content_width)).next_to(self.title, DOWN, buff=0.3).align_to(self.title, LEFT)
+        self.note = note
         self.say("claim", FadeIn(self.title), FadeIn(self.claim_text), run_time=1.2, hold=1.0)
 
     def describe_the_test(self) -> None:
@@ -89,20 +90,28 @@ class CovariateShift(NormGeoScene):
         """The running mean of the training loss of each variant."""
         spec, colors = self.spec, self.palette
         top = float(max(s.max() for s in self.smoothed.values()))
-        axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)), 6.6, 3.9, colors, lang=self.spec.lang)
-        axes.to_corner(DOWN + LEFT, buff=0.6).shift(RIGHT * 0.3)
+        axes = make_axes((0, spec.steps, nice_step(spec.steps)), (0, 1.1 * top, nice_step(top)),
+                         self.layout.pick(6.6, self.layout.content_width - 0.8), self.layout.pick(3.9, 5.2), colors, lang=self.spec.lang)
+        if self.layout.stacked:  # under the note, the numbers under the plot
+            axes.next_to(self.note, DOWN, buff=0.9).align_to(self.note, LEFT).shift(RIGHT * 0.3)
+        else:
+            axes.to_corner(DOWN + LEFT, buff=0.6).shift(RIGHT * 0.3)
         labels = axis_labels(axes, self.words("x-axis"), self.words("y-axis", window=spec.window), spec.lang,
                              colors.text)
         steps = np.arange(1, spec.steps + 1)
         curves = VGroup(*(curve(axes, steps, self.smoothed[v], self.hues[v], stroke_width=3.5) for v in VARIANTS))
-        self.axes, self.curves = axes, curves
+        self.axes, self.curves, self.plot = axes, curves, VGroup(axes, labels)
         self.say("curves", Create(axes), FadeIn(labels), *(Create(c) for c in curves),
                  run_time=2.5, hold=0.5, lr=self.fmt.number(spec.learning_rate))
 
     def lay_out_numbers(self) -> None:
         """The numbers: shift per step, mean loss, landscape variation, per variant (right of the plot)."""
         table = self.numbers_table(self.study, self.mean_loss, self.hues)
-        fit_width(table, 5.6).to_edge(RIGHT, buff=0.45).align_to(self.axes, (0, 1, 0)).shift(DOWN * 0.2)
+        fit_width(table, min(5.6, self.layout.content_width))
+        if self.layout.stacked:
+            table.next_to(self.plot, DOWN, buff=0.5).align_to(self.note, LEFT)
+        else:
+            table.to_edge(RIGHT, buff=0.45).align_to(self.axes, (0, 1, 0)).shift(DOWN * 0.2)
         self.table = table
 
     def compare_the_shift(self) -> None:

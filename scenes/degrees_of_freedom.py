@@ -90,7 +90,7 @@ class DegreesOfFreedom(NormGeoScene):
         table = VGroup(*(m for row in cells for m in row)).arrange_in_grid(
             rows=len(cells), cols=len(cells[0]), buff=(0.45, 0.32), col_alignments="l" * len(cells[0])
         )
-        fit_width(table, 13.0).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.45)
+        fit_width(table, min(13.0, self.layout.content_width)).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.45)
         rule = Line(table.get_corner(LEFT + (0, 1, 0)), table.get_corner(RIGHT + (0, 1, 0)), color=colors.muted,
                     stroke_width=1.5).shift(DOWN * (cells[0][0].height + 0.16))
         self.table = table
@@ -107,24 +107,17 @@ class DegreesOfFreedom(NormGeoScene):
         about = "qwen" if self.n_high == QWEN2_HIDDEN_SIZE else "other"
         values = dict(self.high_values, lead=self.words(f"lead.{about}", **self.high_values))
         high = self.text(f"high.{about}", font_size=SMALL_SIZE + 2, color=self.palette.highlight, **values)
-        fit_width(high, 8.2).next_to(self.table, DOWN, buff=0.45, aligned_edge=LEFT)
+        fit_width(high, min(8.2, self.layout.content_width)).next_to(self.table, DOWN, buff=0.45, aligned_edge=LEFT)
         self.high_text = high
         box = self.highlight_box(VGroup(*(row[-1] for row in self.table_cells)))
         self.say("qwen", Create(box), FadeIn(high), run_time=1.2, hold=3.5, **values)
 
     def stretch_by_gamma(self) -> None:
         """A10: γ scales each dimension after normalization: the circle of radius √2 becomes an ellipse."""
-        spec, colors = self.spec, self.palette
-        plane = make_plane(self.extent, 4.0, (4.4, -1.5, 0), colors, step=1.0)
-        self.plane = plane
-        curve = closed_curve(plane, self.normalized_ring, colors.rmsnorm)
-        dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in self.normalized))
-        self.play(Create(plane), Create(curve), FadeIn(dots), run_time=1.0)
-        self.ellipse = closed_curve(plane, self.stretched_ring, colors.highlight)
-        self.stretched_dots = VGroup(*(dot_at(plane, p, colors.highlight, radius=0.06) for p in self.stretched))
+        spec, colors, layout = self.spec, self.palette, self.layout
         gamma = self.fmt.vector(self.gamma)
         gamma_text = self.text("gamma", font_size=SMALL_SIZE + 2, gamma=gamma)
-        fit_width(gamma_text, 6.5).next_to(self.high_text, DOWN, buff=0.35, aligned_edge=LEFT)
+        fit_width(gamma_text, min(6.5, layout.content_width)).next_to(self.high_text, DOWN, buff=0.35, aligned_edge=LEFT)
         key = legend(
             [
                 (colors.rmsnorm, self.words("legend.circle", radius=self.fmt.number(self.radius))),
@@ -134,6 +127,17 @@ class DegreesOfFreedom(NormGeoScene):
             colors.text,
             SMALL_SIZE,
         ).next_to(gamma_text, DOWN, buff=0.4, aligned_edge=LEFT)
+        if layout.stacked:  # the plane below the text, as large as the room left allows
+            center, side = layout.square_below(key, at_most=5.6)
+            plane = make_plane(self.extent, side, center, colors, step=1.0)
+        else:
+            plane = make_plane(self.extent, 4.0, (4.4, -1.5, 0), colors, step=1.0)
+        self.plane = plane
+        curve = closed_curve(plane, self.normalized_ring, colors.rmsnorm)
+        dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in self.normalized))
+        self.play(Create(plane), Create(curve), FadeIn(dots), run_time=1.0)
+        self.ellipse = closed_curve(plane, self.stretched_ring, colors.highlight)
+        self.stretched_dots = VGroup(*(dot_at(plane, p, colors.highlight, radius=0.06) for p in self.stretched))
         self.say("gamma", Transform(curve.copy(), self.ellipse), ReplacementTransform(dots, self.stretched_dots),
                  FadeIn(gamma_text), FadeIn(key), run_time=2.0, hold=3.0, gamma=gamma)
 

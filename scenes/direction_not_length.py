@@ -75,8 +75,13 @@ class DirectionNotLength(NormGeoScene):
         """Two planes: full scale, and the unit circle enlarged; the readout and formula laid out below."""
         colors = self.palette
         title = self.make_title()
-        full = make_plane(1.1 * float(self.lengths.max()), 4.7, (-3.4, 0.35, 0), colors)
-        zoom = make_plane(1.3, 4.7, (2.6, 0.35, 0), colors, step=0.5)
+        if self.layout.stacked:  # full scale above the zoom, the readout and formula under both
+            (full_at, full_side), (zoom_at, zoom_side) = self.layout.stacked_panels(2, 5.6, above=0.45, below=0.1,
+                                                                                    bottom_gap=2.9)
+        else:
+            (full_at, full_side), (zoom_at, zoom_side) = ((-3.4, 0.35, 0), 4.7), ((2.6, 0.35, 0), 4.7)
+        full = make_plane(1.1 * float(self.lengths.max()), full_side, full_at, colors)
+        zoom = make_plane(1.3, zoom_side, zoom_at, colors, step=0.5)
         self.full_plane, self.zoom_plane = full, zoom
         captions = VGroup(
             self.text("full-scale", font_size=SMALL_SIZE, color=colors.muted).next_to(full, UP, 0.12),
@@ -102,7 +107,10 @@ class DirectionNotLength(NormGeoScene):
         formula.to_corner(DOWN + RIGHT, buff=EDGE + 0.1)
         self.formula_mobject = formula
         readout = VGroup(self.merged_text, self.lost_text, self.kept_text).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        fit_width(readout, formula.get_left()[0] + config.frame_x_radius - EDGE - 0.5).to_corner(DOWN + LEFT, buff=EDGE)
+        if self.layout.stacked:
+            fit_width(readout, self.layout.content_width).next_to(formula, UP, buff=0.3).to_edge(LEFT, buff=EDGE)
+        else:
+            fit_width(readout, formula.get_left()[0] + config.frame_x_radius - EDGE - 0.5).to_corner(DOWN + LEFT, buff=EDGE)
         self.readout = readout
 
     def draw_same_direction(self) -> None:

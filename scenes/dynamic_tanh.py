@@ -29,6 +29,7 @@ PLOT_SIZE = (7.3, 5.4)
 COLUMN_LEFT = 1.35
 COLUMN_WIDTH = 5.6
 INSET_SIZE = 2.5
+STACKED_PLOT_HEIGHT, STACKED_INSET_SIZE = 4.6, 2.4  # a square or tall frame: the column is below the plot
 # Inputs this large saturate tanh exactly (tanh(20) rounds to 1 in float64 as soon as αx > 19.1):
 # DyT of them is the corner β ± γ of the box its outputs approach.
 SATURATING = 1e6
@@ -96,15 +97,26 @@ class DynamicTanh(NormGeoScene):
         """Axes of input against output; the note that the data is a toy simulation."""
         colors, fit = self.palette, self.fit
         title = self.make_title()
+        layout = self.layout
+        self.column_left = layout.pick(COLUMN_LEFT, layout.column_left)
+        self.column_width = layout.pick(COLUMN_WIDTH, layout.column_width)
         x_low, x_high = float(fit.inputs.min()), float(fit.inputs.max())
         y_top = float(np.abs(fit.outputs).max())
         x_step, y_step = nice_step(max(-x_low, x_high), ticks=3), nice_step(y_top)
         self.axes = make_axes((x_step * np.floor(x_low / x_step), x_step * np.ceil(x_high / x_step), x_step),
                               (-y_step * np.ceil(y_top / y_step), y_step * np.ceil(y_top / y_step), y_step),
-                              *PLOT_SIZE, colors, lang=self.spec.lang).move_to(PLOT_CENTER)
+                              *layout.pick(PLOT_SIZE, (min(PLOT_SIZE[0], layout.content_width - 0.9), STACKED_PLOT_HEIGHT)),
+                              colors, lang=self.spec.lang)
+        self.toy = fit_width(self.text("toy", font_size=SMALL_SIZE - 2, color=colors.muted, **self.values),
+                             layout.pick(COLUMN_WIDTH, layout.content_width))
+        if layout.stacked:  # the note under the title, the plot under it, the column under the plot
+            self.toy.next_to(title, DOWN, buff=0.25).align_to(title, LEFT)
+            self.axes.next_to(self.toy, DOWN, buff=0.75).set_x(0.3)
+        else:
+            self.axes.move_to(PLOT_CENTER)
+            self.toy.to_edge(UP, buff=EDGE).set_x(COLUMN_LEFT + self.toy.width / 2)
         labels = axis_labels(self.axes, self.words("x-axis"), self.words("y-axis"), self.spec.lang, colors.text)
-        self.toy = fit_width(self.text("toy", font_size=SMALL_SIZE - 2, color=colors.muted, **self.values), COLUMN_WIDTH)
-        self.toy.to_edge(UP, buff=EDGE).set_x(COLUMN_LEFT + self.toy.width / 2)
+        self.plot_labels = labels
         self.say("intro", FadeIn(title), Create(self.axes), FadeIn(labels), FadeIn(self.toy), run_time=1.5, hold=1.0)
 
     def draw_token_lines(self) -> None:
@@ -127,8 +139,12 @@ class DynamicTanh(NormGeoScene):
                                    **self.values),
                          self.text("fit", font_size=SMALL_SIZE - 2, color=self.palette.highlight, **self.values))
         for line in readout:
-            fit_width(line, COLUMN_WIDTH)
-        readout.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(self.toy, DOWN, buff=0.4, aligned_edge=LEFT)
+            fit_width(line, self.column_width)
+        readout.arrange(DOWN, aligned_edge=LEFT, buff=self.layout.pick(0.2, 0.14))
+        if self.layout.stacked:
+            readout.next_to(VGroup(self.axes, self.plot_labels), DOWN, buff=0.4).align_to((self.column_left, 0, 0), LEFT)
+        else:
+            readout.next_to(self.toy, DOWN, buff=0.4, aligned_edge=LEFT)
         self.readout = readout
         self.say("union", self.token_lines.animate.set_stroke(opacity=0.55), FadeIn(readout[1]), run_time=1.2, hold=0.8,
                  when=claim(self.fit, "is_s_curve"), line_residual=self.values["line_residual"])
@@ -143,8 +159,9 @@ class DynamicTanh(NormGeoScene):
                       self.text("no-sphere", font_size=SMALL_SIZE - 2, color=self.palette.text),
                       self.text("bound", font_size=SMALL_SIZE - 2, color=self.palette.highlight))
         for line in note:
-            fit_width(line, COLUMN_WIDTH)
-        self.note = note.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.readout, DOWN, buff=0.35,
+            fit_width(line, self.column_width)
+        self.note = note.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.readout, DOWN,
+                                                                               buff=self.layout.pick(0.35, 0.25),
                                                                                aligned_edge=LEFT)
         self.say("replace", FadeIn(note[:2]), run_time=1.0, hold=1.0)
 
@@ -152,8 +169,9 @@ class DynamicTanh(NormGeoScene):
         """Inset: the same 2-D inputs under LayerNorm (two points) and under DyT (inside the box β ± γ)."""
         colors = self.palette
         extent = 1.2 * float(np.abs(self.box).max())
-        self.inset = make_plane(extent, INSET_SIZE, (0, 0, 0), colors, step=nice_step(2 * extent))
-        self.inset.next_to(self.note, DOWN, buff=0.35).set_x(COLUMN_LEFT + INSET_SIZE / 2)
+        side = self.layout.pick(INSET_SIZE, STACKED_INSET_SIZE)
+        self.inset = make_plane(extent, side, (0, 0, 0), colors, step=nice_step(2 * extent))
+        self.inset.next_to(self.note, DOWN, buff=self.layout.pick(0.35, 0.25)).align_to((self.column_left, 0, 0), LEFT)
         self.box_outline = VGroup(*(curve(self.inset, *np.array([a, b]).T, colors.highlight, 3)
                                     for a, b in zip(self.box, np.roll(self.box, -1, axis=0))))
         self.dyt_dots = VGroup(*(dot_at(self.inset, v, colors.highlight, radius=0.035) for v in self.inset_dyt))
@@ -162,7 +180,7 @@ class DynamicTanh(NormGeoScene):
                      self.text("inset.layernorm", font_size=SMALL_SIZE - 4, color=colors.layernorm),
                      self.text("inset.inputs", font_size=SMALL_SIZE - 6, color=colors.muted, count=self.spec.inset_count))
         for line in key:
-            fit_width(line, 6.95 - (self.inset.get_right()[0] + 0.25))
+            fit_width(line, self.layout.pick(6.95, self.layout.right) - (self.inset.get_right()[0] + 0.25))
         self.inset_key = key.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.inset, RIGHT, buff=0.25)
         self.say("cube", FadeIn(self.note[2]), Create(self.inset), Create(self.box_outline), FadeIn(self.dyt_dots), FadeIn(self.ln_dots),
                  FadeIn(key), run_time=1.8, hold=2.5)

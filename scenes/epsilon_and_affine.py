@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DEGREES, DL, DOWN, DR, LEFT, UL, UR, Create, DashedLine, FadeIn, FadeOut, ReplacementTransform, VGroup
+from manim import DEGREES, DL, DOWN, DR, LEFT, UL, UP, UR, Create, DashedLine, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from normgeo import (
     TYPICAL_EPS,
@@ -49,6 +49,7 @@ SHORTFALL = 0.05  # "falls visibly inside": more than 5 % short of √n
 OUTPUT_SET = "y = beta + gamma dot.o hat(x) quad in quad beta + gamma dot.o (S inter H) quad (epsilon = 0)"
 PLOT_WIDTH, PLOT_HEIGHT = 3.5, 1.9
 COLUMN = 4.0  # width of the text columns beside the geometry
+ROW_WIDTH = 9.0  # a frame this wide holds the readout and the plot in one row under the geometry
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
     def recall_the_circle(self) -> None:
         """Axes, the zero-mean plane, the sphere √3 and their circle: the picture of the earlier scenes."""
         colors, n, extent = self.palette, self.n, self.near_extent
-        self.set_camera_orientation(zoom=GEOMETRY_RADIUS / extent, **OVERVIEW)
+        self.look_from(zoom=GEOMETRY_RADIUS / extent, **OVERVIEW)
         self.axes = make_space_axes(extent, 2 * extent, colors).set_stroke(opacity=0.55)
         title = self.make_title()
         self.fix_in_frame(title)
@@ -155,7 +156,10 @@ class EpsilonAndAffine(NormGeoThreeDScene):
             colors.text,
             SMALL_SIZE - 2,
         )
-        fit_width(self.key, COLUMN + 0.6).to_corner(UR, buff=EDGE)
+        if self.layout.stacked:  # under the title; the geometry in the middle, the readouts at the bottom
+            fit_width(self.key, self.layout.content_width).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=EDGE)
+        else:
+            fit_width(self.key, COLUMN + 0.6).to_corner(UR, buff=EDGE)
         self.fix_in_frame(self.key)
         self.key[3].set_opacity(0)
         plane = space_polygon(self.axes, square_in_plane(self.u, self.w, extent), colors.hyperplane, opacity=0.16)
@@ -169,7 +173,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.epsilon_dots = VGroup(*(self.facing(dot_at(self.axes, p, self.color_of(i), radius=0.08))
                                      for i, p in enumerate(self.ideal)))
         hold = self.caption("ideal", run_time=2.5, hold=1.0, **self.values)
-        self.move_camera(run_time=2.5, added_anims=[FadeIn(self.epsilon_dots)], **FACE_ON)
+        self.turn_to(run_time=2.5, added_anims=[FadeIn(self.epsilon_dots)], **FACE_ON)
         self.wait(hold)
 
     def pull_inside(self) -> None:
@@ -205,7 +209,10 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.plot_marks = VGroup(*(dot_at(axes, (float(s), float(r)), self.color_of(i), radius=0.06)
                                    for i, (s, r) in enumerate(zip(self.sigmas, self.radii))))
         plot = VGroup(axes, labels, ceiling, ceiling_label, self.radius_curve, self.plot_marks)
-        plot.to_corner(DR, buff=EDGE).shift(UL * 0.1)
+        if self.layout.stacked and self.layout.content_width < ROW_WIDTH:  # a tall frame: above the readout
+            plot.next_to(self.readout, UP, buff=0.35).to_edge(LEFT, buff=EDGE + 0.3)
+        else:
+            plot.to_corner(DR, buff=EDGE).shift(UL * 0.1)
         self.plot_axes, self.plot = axes, plot
         self.fix_in_frame(plot)
         self.say("radius", FadeIn(VGroup(axes, labels, ceiling, ceiling_label)), Create(self.radius_curve),
@@ -230,7 +237,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         moves = [dot.animate.move_to(to_points(self.axes, p))
                  for dot, p in zip(self.affine_dots, self.stretched_outputs)]
         hold = self.caption("gamma", run_time=3.0, hold=1.0, **self.values)
-        self.move_camera(run_time=3.0, zoom=AFFINE_RADIUS / self.far_extent, added_anims=[
+        self.turn_to(run_time=3.0, zoom=AFFINE_RADIUS / self.far_extent, added_anims=[
             ReplacementTransform(self.circle.copy(), self.stretched), *moves,
             self.epsilon_dots.animate.set_opacity(0.35), FadeOut(self.shortfalls),
             FadeOut(self.readout), self.settings[0].animate.set_opacity(1), self.key[3].animate.set_opacity(1),

@@ -18,7 +18,7 @@ from normgeo import (
     sample_vectors,
 )
 from scenes.kit.adapters import make_plane
-from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
 from scenes.kit.spec import SceneSpec, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, legend, segment
@@ -70,7 +70,7 @@ class LayerNorm2D(NormGeoScene):
         """The plane, the line x + y = 0, and the legend (its second entry shown with the circle)."""
         spec, colors, extent = self.spec, self.palette, self.extent
         title = self.make_title()
-        self.plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
+        self.plane = make_plane(extent, self.layout.figure_height, self.layout.figure_center, colors)
         line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
         self.key = legend(
             [
@@ -81,8 +81,7 @@ class LayerNorm2D(NormGeoScene):
             colors.text,
             SMALL_SIZE + 2,
         )
-        fit_width(self.key, COLUMN_WIDTH).next_to(self.plane, RIGHT, buff=0.45)
-        self.key.align_to(self.plane, direction=(0, 1, 0))
+        self.layout.start_column(fit_width(self.key, self.layout.column_width), self.plane)
         self.say("line", FadeIn(title), Create(self.plane), Create(line), FadeIn(self.key[0]),
                  run_time=1.5, hold=0.8)
 
@@ -94,7 +93,7 @@ class LayerNorm2D(NormGeoScene):
         self.meeting_dots = VGroup(*(dot_at(self.plane, point, self.palette.highlight, radius=0.11)
                                      for point in self.meeting_points))
         intersection = self.formula(FORMULAS["layernorm-2d-points"].format(p=self.p, q=self.q), font_size=26)
-        fit_width(intersection, COLUMN_WIDTH).next_to(self.key, DOWN, buff=0.4, aligned_edge=LEFT)
+        fit_width(intersection, self.layout.column_width).next_to(self.key, DOWN, buff=0.4, aligned_edge=LEFT)
         self.intersection = intersection
         self.say("meet", FadeIn(self.meeting_dots), Write(intersection), run_time=1.2, hold=1.2, p=self.p, q=self.q)
 
@@ -120,7 +119,7 @@ class LayerNorm2D(NormGeoScene):
         high_text = self.text("dof-high", font_size=SMALL_SIZE + 2, color=colors.muted,
                               n=spec.high_dim, dof=self.dof_high)
         summary = VGroup(tally, dof_text, high_text).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        fit_width(summary, COLUMN_WIDTH).next_to(self.intersection, DOWN, buff=0.5, aligned_edge=LEFT)
+        fit_width(summary, self.layout.column_width).next_to(self.intersection, DOWN, buff=0.5, aligned_edge=LEFT)
         self.summary = summary
         self.say("dof", FadeIn(summary, lag_ratio=0.3), run_time=1.5, hold=3.5,
                  dof=self.dof, n=spec.high_dim, dof_high=self.dof_high)

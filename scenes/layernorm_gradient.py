@@ -25,6 +25,7 @@ from normgeo import (
 from normgeo.gradient_orthogonality import layer_norm_gradient_split, norm_growth_summary
 from scenes.kit.adapters import make_space_axes
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoThreeDScene, fit_width
+from scenes.kit.frame_layout import keep_clear
 from scenes.kit.claims import claim
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
 from scenes.kit.spec import SceneSpec, SpecError, Vector, check_vectors, setting
@@ -39,6 +40,7 @@ GEOMETRY_CENTER = np.array([-3.6, -0.5, 0.0])
 VIEW = {"phi": 80 * DEGREES, "theta": 10 * DEGREES}
 COLUMN_LEFT = 0.35
 COLUMN_WIDTH = 6.4
+STACKED_GEOMETRY_RADIUS = 2.8  # in a square or tall frame, above the readout
 JACOBIAN = "J = 1 / sigma (I - (bold(1) bold(1)^T) / n - (hat(x) hat(x)^T) / n)"
 
 
@@ -117,10 +119,23 @@ class LayerNormGradient(NormGeoThreeDScene):
     # ------------------------------------------------------------------ steps
     def show_output_on_circle(self) -> None:
         """Axes, plane, sphere (faint), the circle plane ∩ sphere and x̂; the formula and the first readout line."""
-        colors, extent = self.palette, self.extent
-        self.set_camera_orientation(zoom=GEOMETRY_RADIUS / extent, **VIEW)
+        colors, extent, layout = self.palette, self.extent, self.layout
+        radius = layout.pick(GEOMETRY_RADIUS, STACKED_GEOMETRY_RADIUS)
+        title = self.make_title()
+        heading = self.text("jacobian-heading", font_size=SMALL_SIZE - 2, color=colors.muted)
+        formula = self.formula(JACOBIAN, font_size=26)
+        self.jacobian = VGroup(heading, formula).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        fit_width(self.jacobian, layout.pick(COLUMN_WIDTH, layout.content_width))
+        if layout.stacked:  # the Jacobian under the title, the geometry under it, the readout and plot below
+            self.jacobian.next_to(title, DOWN, buff=0.25).to_edge(LEFT, buff=EDGE)
+            center = np.array([0.0, self.jacobian.get_bottom()[1] - 0.25 - radius, 0.0])
+        else:
+            self.jacobian.to_corner(UR, buff=EDGE)
+            center = GEOMETRY_CENTER
+        self.geometry_bottom = center[1] - radius
+        self.set_camera_orientation(zoom=radius / extent, **VIEW)
         self.axes = axes = make_space_axes(extent, 2 * extent, colors)
-        self.place_origin_at(GEOMETRY_CENTER, GEOMETRY_RADIUS / extent)
+        self.place_origin_at(center, radius / extent)
         plane = space_polygon(axes, square_in_plane(self.u, self.w, 0.75 * extent), colors.hyperplane, opacity=0.14)
         ones = ones_direction(3)
         ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.mean_part, 2).set_stroke(opacity=0.5)
@@ -128,12 +143,7 @@ class LayerNormGradient(NormGeoThreeDScene):
         self.circle = space_polyline(axes, circle_in_plane(self.u, self.w, self.radius, samples=120),
                                      colors.layernorm, 4, closed=True)
         self.output_arrow = self.tipped(space_segment(axes, np.zeros(3), self.split.output, colors.layernorm, 6))
-        title = self.make_title()
         self.fix_in_frame(title)
-        heading = self.text("jacobian-heading", font_size=SMALL_SIZE - 2, color=colors.muted)
-        formula = self.formula(JACOBIAN, font_size=26)
-        self.jacobian = VGroup(heading, formula).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        fit_width(self.jacobian, COLUMN_WIDTH).to_corner(UR, buff=EDGE)
         self.readout = self.make_readout()
         self.fix_in_frame(self.jacobian, self.readout)
         self.readout.set_opacity(0)
@@ -172,6 +182,7 @@ class LayerNormGradient(NormGeoThreeDScene):
                                                               self.palette.highlight, 7))
         label = self.arrow_label("label.input-gradient", split.output + split.input_gradient, RIGHT,
                                  self.palette.highlight)
+        keep_clear(label, self.gradient_label, self.output_label)  # g's tip may lie beside Jᵀg's
         self.say("scale", Create(self.input_gradient_arrow), label.animate.set_opacity(1), self.readout[3].animate.set_opacity(1),
                  self.readout[4].animate.set_opacity(1), run_time=1.5, hold=1.0,
                  sigma=self.values["sigma"])
@@ -223,10 +234,14 @@ class LayerNormGradient(NormGeoThreeDScene):
             self.text("readout.weights", font_size=SMALL_SIZE - 2, **values),
             self.text("readout.run", font_size=SMALL_SIZE - 4, color=colors.muted, **values),
         )
+        layout = self.layout
         for line in lines:
-            fit_width(line, COLUMN_WIDTH)  # each line on its own, so that one long line shrinks no other
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.15).next_to(self.jacobian, DOWN, buff=0.3)
-        lines.align_to(np.array([COLUMN_LEFT, 0, 0]), LEFT)
+            fit_width(line, layout.pick(COLUMN_WIDTH, layout.content_width))  # each on its own: one long line shrinks no other
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=layout.pick(0.15, 0.1))
+        if layout.stacked:
+            lines.next_to(np.array([0.0, self.geometry_bottom, 0.0]), DOWN, buff=0.2).to_edge(LEFT, buff=EDGE)
+        else:
+            lines.next_to(self.jacobian, DOWN, buff=0.3).align_to(np.array([COLUMN_LEFT, 0, 0]), LEFT)
         return lines
 
     def place_origin_at(self, screen_point, zoom: float) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from manim import DEGREES, DL, DOWN, DR, LEFT, UR, Arrow3D, Sphere, Create, FadeIn, ReplacementTransform, VGroup, config
+from manim import DEGREES, DL, DOWN, DR, LEFT, UP, UR, Arrow3D, Sphere, Create, FadeIn, ReplacementTransform, VGroup, config
 
 from normgeo import (
     circle_in_plane,
@@ -93,7 +93,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
     def set_up_axes(self) -> None:
         """Camera, axes and title; the legend is placed now, invisible, and lit entry by entry."""
         colors, n, extent = self.palette, self.n, self.extent
-        self.set_camera_orientation(zoom=GEOMETRY_RADIUS / extent, **OVERVIEW)
+        self.look_from(zoom=GEOMETRY_RADIUS / extent, **OVERVIEW)
         self.axes = make_space_axes(extent, 2 * extent, colors)
         title = self.make_title()
         self.fix_in_frame(title)
@@ -108,7 +108,10 @@ class LayerNormHyperplane(NormGeoThreeDScene):
             colors.text,
             SMALL_SIZE,
         )
-        fit_width(self.key, config.frame_width / 2 - EDGE - title.get_right()[0] - 0.4).to_corner(UR, buff=EDGE)
+        if self.layout.stacked:  # under the title; the geometry in the middle, the readout at the bottom
+            fit_width(self.key, self.layout.content_width).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=EDGE)
+        else:
+            fit_width(self.key, config.frame_width / 2 - EDGE - title.get_right()[0] - 0.4).to_corner(UR, buff=EDGE)
         self.fix_in_frame(self.key)
         self.key.set_opacity(0)
         self.say("intro", FadeIn(title), Create(self.axes), run_time=1.2, hold=0.5)
@@ -132,7 +135,8 @@ class LayerNormHyperplane(NormGeoThreeDScene):
             self.text("readout.split", font_size=SMALL_SIZE, **self.values),
             self.text("readout.orthogonal", font_size=SMALL_SIZE, **self.values),
             self.text("readout.result", font_size=SMALL_SIZE, color=colors.layernorm, **self.values),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.16).to_corner(DL, buff=EDGE)
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
+        fit_width(self.readout, self.layout.content_width).to_corner(DL, buff=EDGE)
         self.fix_in_frame(self.readout)
         self.readout.set_opacity(0)
         self.say("vector", Create(self.x_arrow), self.readout[0].animate.set_opacity(1),
@@ -180,23 +184,27 @@ class LayerNormHyperplane(NormGeoThreeDScene):
     def look_edge_on(self) -> None:
         """The camera edge-on to the plane: the plane is a line."""
         hold = self.caption("edge-on", run_time=2.5, hold=1.0)
-        self.move_camera(run_time=2.5, **EDGE_ON)
+        self.turn_to(run_time=2.5, **EDGE_ON)
         self.wait(hold)
 
     def look_along_ones(self) -> None:
         """The camera along 1: the circle face-on."""
         hold = self.caption("face-on", run_time=2.5, hold=1.0, n=self.n)
-        self.move_camera(run_time=2.5, **FACE_ON)
+        self.turn_to(run_time=2.5, **FACE_ON)
         self.wait(hold)
 
     def return_with_formula(self) -> None:
         """Back to the overview while the formula appears (not narrated)."""
         formula = self.formula(FORMULAS["layernorm"], font_size=26, color=self.palette.layernorm)
-        fit_width(formula, 5.0).to_corner(DR, buff=EDGE)
+        fit_width(formula, 5.0)
+        if self.layout.stacked:
+            formula.next_to(self.readout, UP, buff=0.35).to_edge(LEFT, buff=EDGE)
+        else:
+            formula.to_corner(DR, buff=EDGE)
         self.fix_in_frame(formula)
         self.formula_mobject = formula
         formula.set_opacity(0)
-        self.move_camera(run_time=2.0, added_anims=[formula.animate.set_opacity(1)], **OVERVIEW)
+        self.turn_to(run_time=2.0, added_anims=[formula.animate.set_opacity(1)], **OVERVIEW)
         self.wait(2.0)
 
     def tipped(self, segment: VGroup) -> VGroup:

@@ -20,6 +20,7 @@ __all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
 
 TABLE_LAYERS = ("batchnorm", "layernorm", "rmsnorm", "groupnorm")
 GRID_WIDTH = 4.8  # the widest the grid may be and leave room for its labels and the description
+STACKED_GRID_WIDTH = 4.0  # in a square or tall frame: room for the batch label and the row statistics
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,14 @@ class NormalizationAxes(NormGeoScene):
         colors, first = self.palette, self.grid_states[0]
         title = self.make_title()
         columns = first.values.shape[1]  # more than four columns: narrower cells, the same grid width
-        cells = cell_rectangles(first.values.shape, min(1.2, GRID_WIDTH / columns), 0.6, colors.muted)
-        cells.move_to((-3.0, -0.2, 0))
+        layout = self.layout
+        width = layout.pick(GRID_WIDTH, STACKED_GRID_WIDTH)
+        cells = cell_rectangles(first.values.shape, min(layout.pick(1.2, 1.0), width / columns), layout.pick(0.6, 1.0),
+                                colors.muted)
+        if layout.stacked:  # at the top, a little left of the middle (the row statistics go right of it)
+            cells.next_to(np.array([-0.35, layout.figure_top, 0.0]), DOWN, buff=0.5)
+        else:
+            cells.move_to((-3.0, -0.2, 0))
         self.features = self.text("features", font_size=SMALL_SIZE, color=colors.muted)
         self.features.next_to(cells, UP, buff=0.15).align_to(cells, LEFT)
         self.batch = self.text("batch", font_size=SMALL_SIZE, color=colors.muted)
@@ -156,6 +163,9 @@ class NormalizationAxes(NormGeoScene):
         grid_group = VGroup(self.cells, self.shading, self.numbers, self.features, self.batch)
         table = self.comparison_table()
         self.table = table
+        if self.layout.stacked:  # the grid and its description stay; the table has the room below them
+            self.say("table", FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
+            return
         target = grid_group.copy().scale(0.8).to_corner(UL, buff=EDGE).shift(DOWN * 0.85 + RIGHT * 0.4)
         info_target = self.info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
         self.say("table", Transform(grid_group, target), Transform(self.info, info_target),
@@ -178,6 +188,8 @@ class NormalizationAxes(NormGeoScene):
                 self.text("values", font_size=SMALL_SIZE - 2, color=colors.muted,
                           eps=self.fmt.scientific(self.spec.eps)))
         info = VGroup(name, averaged, note).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        if self.layout.stacked:  # under the grid
+            return fit_width(info, self.layout.content_width).next_to(self.cells, DOWN, buff=0.9).to_edge(LEFT, buff=EDGE)
         return fit_width(info, 3.7).to_edge(RIGHT, buff=0.45).align_to(self.cells, UP)
 
     def shading_for(self, state: GridState) -> VGroup:
@@ -220,4 +232,4 @@ class NormalizationAxes(NormGeoScene):
         rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
         rule.shift(DOWN * (cells[0].height + 0.11))
         group = VGroup(table, rule)
-        return fit_width(group, 13.2).to_edge(DOWN, buff=0.45)
+        return fit_width(group, min(13.2, self.layout.content_width)).to_edge(DOWN, buff=0.45)

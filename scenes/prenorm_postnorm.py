@@ -66,12 +66,12 @@ class PrenormPostnorm(NormGeoScene):
         self.say("intro", FadeIn(self.make_title()), run_time=1.0, hold=0.5)
 
     def draw_prenorm(self) -> None:
-        pre = self.block_diagram("pre", self.palette.layernorm).move_to((-3.55, 1.55, 0))
+        pre = self.block_diagram("pre", self.palette.layernorm).move_to(self.diagram_place(0))
         self.diagrams = {"pre": pre}
         self.say("pre", FadeIn(pre), run_time=1.2, hold=1.5)
 
     def draw_postnorm(self) -> None:
-        post = self.block_diagram("post", self.palette.rmsnorm).move_to((3.55, 1.55, 0))
+        post = self.block_diagram("post", self.palette.rmsnorm).move_to(self.diagram_place(1))
         self.diagrams["post"] = post
         self.say("post", FadeIn(post), run_time=1.2, hold=1.5)
 
@@ -82,16 +82,24 @@ class PrenormPostnorm(NormGeoScene):
         low = float(np.floor(np.log10(min(study.pre.min(), study.post.min()))))
         high = float(np.ceil(np.log10(max(study.pre.max(), study.post.max()))))
         ticks = {float(b): str(int(b)) for b in blocks if b == 1 or b % max(1, spec.depth // 6) == 0}
-        axes = make_axes((0.5, spec.depth + 0.5, 1), (low, high, 1), 11.0, 2.5, colors, log_y=True, x_tick_labels=ticks, lang=self.spec.lang)
-        axes.to_edge(DOWN, buff=0.75).shift(RIGHT * 0.4)
+        layout = self.layout
+        axes = make_axes((0.5, spec.depth + 0.5, 1), (low, high, 1), min(11.0, layout.content_width - 2.4),
+                         layout.pick(2.5, 3.0), colors, log_y=True, x_tick_labels=ticks, lang=self.spec.lang)
+        if layout.stacked:  # in the bottom third, under the two diagrams
+            axes.move_to(layout.band_center(2, 3)).shift(LEFT * 0.3 + UP * 0.6)
+        else:
+            axes.to_edge(DOWN, buff=0.75).shift(RIGHT * 0.4)
         labels = axis_labels(axes, self.words("block-axis"), self.words("grad-axis"), spec.lang, colors.text)
         pre_curve = curve(axes, blocks, study.pre, colors.layernorm, stroke_width=4)
         post_curve = curve(axes, blocks, study.post, colors.rmsnorm, stroke_width=4)
         self.axes, self.curves = axes, {"pre": pre_curve, "post": post_curve}
         setup = self.text("setup", font_size=SMALL_SIZE - 4, color=colors.muted, depth=spec.depth,
                           width=spec.width, stacks=spec.stacks)
-        fit_width(setup, axes.get_right()[0] - labels[1].get_right()[0] - 0.4)  # beside the y-axis name
-        setup.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
+        if layout.stacked:  # under the plot, the whole width
+            fit_width(setup, layout.content_width).next_to(labels[0], DOWN, buff=0.15).to_edge(LEFT, buff=0.45)
+        else:
+            fit_width(setup, axes.get_right()[0] - labels[1].get_right()[0] - 0.4)  # beside the y-axis name
+            setup.next_to(axes, UP, buff=0.1).align_to(axes, RIGHT)
         names = VGroup(
             self.text("pre", font_size=SMALL_SIZE, color=colors.layernorm).next_to(pre_curve.get_end(), UP, 0.1),
             self.text("post", font_size=SMALL_SIZE, color=colors.rmsnorm).next_to(post_curve.get_end(), DOWN, 0.1),
@@ -109,8 +117,10 @@ class PrenormPostnorm(NormGeoScene):
         """The second toy in the diagrams' place: one mark per step size and arrangement, filled where
         the stack trains; the sentence follows which arrangement trains at more step sizes."""
         colors, sweep, fmt = self.palette, self.sweep, self.fmt
-        xs = np.linspace(-4.2, 5.4, sweep.step_sizes.size)
-        rows = {"pre": (1.75, colors.layernorm), "post": (1.05, colors.rmsnorm)}
+        layout = self.layout
+        xs = np.linspace(*layout.pick((-4.2, 5.4), (layout.left + 2.0, layout.right - 0.25)), sweep.step_sizes.size)
+        at = self.sweep_place
+        rows = {"pre": (at(1.75), colors.layernorm), "post": (at(1.05), colors.rmsnorm)}
         self.sweep_marks, names = {}, VGroup()
         for arrangement, (y, color) in rows.items():
             marks = VGroup(*(Dot((x, y, 0), radius=0.13, color=color) if trains else
@@ -120,14 +130,18 @@ class PrenormPostnorm(NormGeoScene):
             names.add(self.text(arrangement, font_size=SMALL_SIZE, color=color).next_to(marks, LEFT, buff=0.45))
         decades = [(x, int(round(np.log10(size)))) for x, size in zip(xs, sweep.step_sizes)
                    if abs(np.log10(size) - round(np.log10(size))) < 1e-9]
-        ticks = VGroup(*(text_mobject(f"$10^({power})$", self.spec.lang, colors.muted, SMALL_SIZE - 4).move_to((x, 0.5, 0))
+        ticks = VGroup(*(text_mobject(f"$10^({power})$", self.spec.lang, colors.muted, SMALL_SIZE - 4).move_to((x, at(0.5), 0))
                          for x, power in decades))
         axis_name = self.text("sweep.axis", font_size=SMALL_SIZE - 4, color=colors.muted).next_to(ticks, LEFT, buff=0.45)
         caption = self.text("sweep.caption", font_size=SMALL_SIZE - 4, color=colors.muted, steps=sweep.steps,
                             target=fmt.number(100 * sweep.target))
         key = self.text("sweep.key", font_size=SMALL_SIZE - 4, color=colors.muted)
         heading = VGroup(caption, key).arrange(RIGHT, buff=0.5)
-        fit_width(heading, 13.0).move_to((0.4, 2.45, 0))
+        if layout.stacked:
+            heading.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+            fit_width(heading, layout.content_width).move_to((0, at(2.45), 0)).to_edge(LEFT, buff=0.45)
+        else:
+            fit_width(heading, 13.0).move_to((0.4, 2.45, 0))
         self.sweep_panel = VGroup(heading, names, *self.sweep_marks.values(), ticks, axis_name)
         outcome = sweep.wider or "tie"
         result = self.words(f"result.{outcome}", pre=sweep.count("pre"), post=sweep.count("post"))
@@ -139,6 +153,16 @@ class PrenormPostnorm(NormGeoScene):
     def conclude(self) -> None:
         """What the toys show and what real transformers show (narration only)."""
         self.say("conclusion", run_time=0.0, hold=1.5)
+
+    def diagram_place(self, index: int):
+        """Where block diagram ``index`` goes: side by side at 16:9, one above the other (the top two
+        thirds) in a square or tall frame."""
+        return self.layout.pick(((-3.55, 1.55, 0), (3.55, 1.55, 0))[index], self.layout.band_center(index, 3))
+
+    def sweep_place(self, y: float) -> float:
+        """The height of a row of the step-size sweep (drawn where the diagrams were)."""
+        middle = self.layout.band_center(0, 1.5)[1] - 0.3  # between the two diagrams
+        return self.layout.moved((0.0, y, 0.0), (0.0, 1.5, 0.0), (0.0, middle, 0.0))[1]
 
     def block_diagram(self, arrangement: str, color: str) -> VGroup:
         """x → … → (+) → out, with the residual path drawn thick; LN on it for post-norm."""

@@ -9,7 +9,7 @@ from manim import DOWN, LEFT, RIGHT, Create, FadeIn, GrowArrow, ReplacementTrans
 
 from normgeo import euclidean_norm, radial_projection
 from scenes.kit.adapters import make_plane
-from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
 from scenes.kit.spec import SceneSpec, Vectors, check_vectors, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, legend, ray, segment, vector_arrow
@@ -52,7 +52,7 @@ class RadialProjection(NormGeoScene):
 
     def introduce(self) -> None:
         title = self.make_title()
-        self.plane = make_plane(self.extent, PLANE_HEIGHT, PLANE_CENTER, self.palette)
+        self.plane = make_plane(self.extent, self.layout.figure_height, self.layout.figure_center, self.palette)
         self.say("intro", FadeIn(title), Create(self.plane), run_time=1.2, hold=0.6)
 
     def show_sets(self) -> None:
@@ -70,7 +70,7 @@ class RadialProjection(NormGeoScene):
             colors.text,
             SMALL_SIZE,
         )
-        fit_width(sets, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
+        self.layout.start_column(fit_width(sets, self.layout.column_width), plane)
         self.sets = sets
         self.say("sets", Create(sphere), Create(zero_mean_line), FadeIn(sets), run_time=1.5, hold=2.5)
 
@@ -104,7 +104,7 @@ class RadialProjection(NormGeoScene):
             self.text(f"example-result.{on}", font_size=SMALL_SIZE + 4, **values),
             self.text("direction-kept", font_size=SMALL_SIZE, color=colors.muted),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        fit_width(readout, COLUMN_WIDTH).next_to(self.sets, DOWN, buff=0.6, aligned_edge=LEFT)
+        fit_width(readout, self.layout.column_width).next_to(self.sets, DOWN, buff=0.6, aligned_edge=LEFT)
         self.readout = readout
         highlight = self.ghosts[0].copy().set_opacity(1).set_color(colors.highlight)
         self.say("example", FadeIn(highlight), FadeIn(self.example_dot), Write(readout),

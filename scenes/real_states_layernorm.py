@@ -15,12 +15,11 @@ from manim import DOWN, LEFT, Create, FadeIn, VGroup
 from scenes.kit.base import EDGE, SMALL_SIZE, fit_width
 from scenes.kit.numbers import nice_step
 from scenes.kit.plots import axis_labels, curve, make_axes
-from scenes.kit.real_states import RealStatesScene, RealStatesSpec, as_markup
+from scenes.kit.real_states import RealStatesScene, RealStatesSpec
 from scenes.kit.widgets import legend
 
 __all__ = ["RealStatesLayernormSpec", "RealStatesLayernorm", "NEAR_SHARE"]
 
-COLUMN = 13.0  # the readouts run above the plot, across the frame
 NEAR_SHARE = 0.1  # a mean part below a tenth of the length (an angle under 5.7°) counts as "near the hyperplane"
 
 
@@ -46,19 +45,6 @@ class RealStatesLayernorm(RealStatesScene):
         self.show_dimension()
         self.show_gamma()
 
-    def introduce(self) -> None:
-        """Title, and the model, width, number of LayerNorm calls and tokens the file holds."""
-        study = self.study
-        states = study.states
-        self.intro_values = {"model": states.model or "?", "n": study.profiles[0].n, "calls": len(study.layers),
-                             "tokens": len(study.profiles[0].norms), "text": states.text}
-        title = self.make_title()
-        self.fix_in_frame(title)
-        self.about = self.text("readout.model", font_size=SMALL_SIZE, **as_markup(self.intro_values))
-        fit_width(self.about, 13.0).next_to(title, DOWN, buff=0.25).to_edge(LEFT, buff=EDGE)
-        self.fix_in_frame(self.about)
-        self.say("intro", FadeIn(title), FadeIn(self.about), run_time=1.0, hold=1.0, **self.intro_values)
-
     def plot_shares(self) -> None:
         """|μ|·√n/‖x‖₂ per LayerNorm call: the median token and the largest."""
         summary, colors = self.study.summary, self.palette
@@ -67,13 +53,14 @@ class RealStatesLayernorm(RealStatesScene):
         step = nice_step(top)
         axes = make_axes((0, calls[-1], nice_step(calls[-1])), (0, step * np.ceil(1.1 * top / step), step), 6.0, 3.4,
                          colors, lang=self.spec.lang)
-        axes.move_to((3.55, -1.1, 0))
+        self.place_plot(axes)
         labels = axis_labels(axes, self.words("axis.call"), self.words("axis.share"), self.spec.lang, colors.text)
         median = curve(axes, calls, summary.median_shares, colors.layernorm, stroke_width=3.5)
         largest = curve(axes, calls, summary.max_shares, colors.highlight, stroke_width=2.5)
         self.plot_axes, self.median_curve, self.max_curve = axes, median, largest
         key = legend([(colors.layernorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
-                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, LEFT, buff=1.2).align_to(axes, DOWN)
+                     self.spec.lang, colors.text, SMALL_SIZE - 2)
+        self.place_plot_key(key, axes, labels)
         self.plot = VGroup(axes, labels, median, largest, key)
         self.fix_in_frame(self.plot)
         worst = int(np.argmax(summary.max_shares))
@@ -81,7 +68,8 @@ class RealStatesLayernorm(RealStatesScene):
                              "largest": self.fmt.number(top, 3), "call": worst, "near": self.fmt.number(NEAR_SHARE, 1)}
         near = "near" if top < NEAR_SHARE else "far"
         self.share_text = self.text(f"readout.share-{near}", font_size=SMALL_SIZE, **self.share_values)
-        fit_width(self.share_text, COLUMN).next_to(self.about, DOWN, buff=0.5).to_edge(LEFT, buff=EDGE)
+        fit_width(self.share_text, self.column_width).next_to(self.column_top(self.plot), DOWN, buff=0.5)
+        self.share_text.to_edge(LEFT, buff=EDGE)
         self.column = VGroup(self.share_text)
         self.fix_in_frame(self.column)
         self.say("share", Create(axes), FadeIn(labels), Create(median), Create(largest), FadeIn(key),
@@ -96,7 +84,7 @@ class RealStatesLayernorm(RealStatesScene):
                              "median": self.fmt.number(float(np.degrees(np.nanmedian(summary.median_angles))), 2),
                              "call": worst}
         self.angle_text = self.text("readout.angle", font_size=SMALL_SIZE, **self.angle_values)
-        fit_width(self.angle_text, COLUMN).next_to(self.share_text, DOWN, buff=0.3, aligned_edge=LEFT)
+        fit_width(self.angle_text, self.column_width).next_to(self.share_text, DOWN, buff=0.3, aligned_edge=LEFT)
         self.column.add(self.angle_text)
         self.fix_in_frame(self.angle_text)
         near = "near" if float(self.study.summary.max_shares.max()) < NEAR_SHARE else "far"  # share = sin(angle)

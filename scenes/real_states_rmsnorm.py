@@ -15,12 +15,11 @@ from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup
 
 from scenes.kit.base import EDGE, SMALL_SIZE, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
-from scenes.kit.real_states import READOUT_WIDTH, RealStatesScene, RealStatesSpec, as_markup, token_label
+from scenes.kit.real_states import RealStatesScene, RealStatesSpec, as_markup, token_label
 from scenes.kit.widgets import legend
 
 __all__ = ["RealStatesRmsnormSpec", "RealStatesRmsnorm"]
 
-COLUMN = 13.0  # the readouts run above the plot, across the frame
 
 
 @dataclass(frozen=True)
@@ -45,21 +44,12 @@ class RealStatesRmsnorm(RealStatesScene):
         self.show_dimension()
         self.show_gamma()
 
-    def introduce(self) -> None:
-        """Title, and the model, width, number of calls and tokens the file holds."""
-        study = self.study
-        states = study.states
-        self.intro_values = {"model": states.model or "?", "n": study.profiles[0].n, "calls": len(study.layers),
-                             "tokens": len(study.profiles[0].norms), "text": states.text}
-        title = self.make_title()
-        self.fix_in_frame(title)
-        self.about = self.text("readout.model", font_size=SMALL_SIZE, **as_markup(self.intro_values))
-        fit_width(self.about, 13.0).next_to(title, DOWN, buff=0.25).to_edge(LEFT, buff=EDGE)
-        self.fix_in_frame(self.about)
-        # the shipped file's scheme is known (Q4_1); a user's quantized file is said to be quantized only
-        quantized = ("quantized-" + ("user" if self.spec.source else "bundled")) if "dequantized" in states.notes else "plain"
-        self.say("intro", FadeIn(title), FadeIn(self.about), run_time=1.0, hold=1.0,
-                 lead=self.words(f"lead.{quantized}"), **self.intro_values)
+    def intro_lead(self) -> dict:
+        """The intro says whether the file's states were dequantized; the shipped file's scheme (Q4_1)
+        is named, a user's quantized file is only said to be quantized."""
+        if "dequantized" not in self.study.states.notes:
+            return {"lead": self.words("lead.plain")}
+        return {"lead": self.words("lead.quantized-" + ("user" if self.spec.source else "bundled"))}
 
     def plot_drift(self) -> None:
         """The median token's ‖x‖₂ at every RMSNorm call, on a log scale."""
@@ -69,13 +59,14 @@ class RealStatesRmsnorm(RealStatesScene):
         high = int(np.ceil(np.log10(summary.max_norms.max())))
         axes = make_axes((0, calls[-1], nice_step(calls[-1])), (low, max(high, low + 1), 1), 6.0, 3.4, colors,
                          log_y=True, lang=self.spec.lang)
-        axes.move_to((3.55, -1.1, 0))
+        self.place_plot(axes)
         labels = axis_labels(axes, self.words("axis.call"), self.words("axis.norm"), self.spec.lang, colors.text)
         self.median_curve = curve(axes, calls, summary.median_norms, colors.rmsnorm, stroke_width=3.5)
         self.max_curve = curve(axes, calls, summary.max_norms, colors.highlight, stroke_width=2.5)
         self.plot_axes = axes
         key = legend([(colors.rmsnorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
-                     self.spec.lang, colors.text, SMALL_SIZE - 2).next_to(axes, LEFT, buff=1.2).align_to(axes, DOWN)
+                     self.spec.lang, colors.text, SMALL_SIZE - 2)
+        self.place_plot_key(key, axes, labels)
         key[1].set_opacity(0)
         self.plot_key = key
         self.plot = VGroup(axes, labels, self.median_curve, self.max_curve, key)
@@ -86,7 +77,8 @@ class RealStatesRmsnorm(RealStatesScene):
                              "ratio": self.ratio_text(trend.ratio), "rises": trend.rises, "steps": trend.steps}
         self.drift_text = self.text(f"readout.drift-{'grows' if trend.grows else 'not'}", font_size=SMALL_SIZE,
                                     **self.drift_values)
-        fit_width(self.drift_text, COLUMN).next_to(self.about, DOWN, buff=0.5).to_edge(LEFT, buff=EDGE)
+        fit_width(self.drift_text, self.column_width).next_to(self.column_top(self.plot), DOWN, buff=0.5)
+        self.drift_text.to_edge(LEFT, buff=EDGE)
         self.column = VGroup(self.drift_text)
         self.fix_in_frame(self.column)
         self.say("drift", Create(axes), FadeIn(labels), Create(self.median_curve), FadeIn(key[0]),
@@ -115,7 +107,7 @@ class RealStatesRmsnorm(RealStatesScene):
         found = "found" if summary.massive_counts.any() else "none"
         self.massive_text = self.text(f"readout.massive-{found}", font_size=SMALL_SIZE,
                                       **as_markup(self.massive_values))
-        fit_width(self.massive_text, COLUMN).next_to(self.drift_text, DOWN, buff=0.3, aligned_edge=LEFT)
+        fit_width(self.massive_text, self.column_width).next_to(self.drift_text, DOWN, buff=0.3, aligned_edge=LEFT)
         self.column.add(self.massive_text)
         self.fix_in_frame(self.massive_text)
         self.say("massive", self.max_curve.animate.set_stroke(opacity=1), self.plot_key[1].animate.set_opacity(1),
@@ -138,7 +130,7 @@ class RealStatesRmsnorm(RealStatesScene):
         }
         key = "measured" if measured else "unmeasured"
         self.epsilon_text = self.text(f"readout.epsilon-{key}", font_size=SMALL_SIZE, **self.epsilon_values)
-        fit_width(self.epsilon_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2, aligned_edge=LEFT)
+        fit_width(self.epsilon_text, self.readout_width).next_to(self.stack_top, UP, buff=0.2, aligned_edge=LEFT)
         self.fix_in_frame(self.epsilon_text)
         self.stack_top = self.epsilon_text
         self.say("epsilon", FadeIn(self.epsilon_text), run_time=1.0, hold=2.5,

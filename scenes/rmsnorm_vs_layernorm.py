@@ -36,7 +36,7 @@ from normgeo import (
 )
 from normgeo.centring_parts import arc_between, mean_and_spread
 from scenes.kit.adapters import make_plane, to_points
-from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
 from scenes.kit.spec import SceneSpec, SpecError, Vectors, check_vectors, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, segment, vector_arrow
@@ -73,6 +73,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
     """RMSNorm(x) on the circle √2 along x; LN(x) = RMSNorm(x − μ·1) on the line; the angle between them."""
 
     spec_class = RmsNormVsLayerNormSpec
+    stacked_column_height = 7.6  # identity, readout, plot and remark
 
     def construct(self) -> None:
         self.normalize()
@@ -130,7 +131,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
         """The plane, RMSNorm's circle √2, the zero-mean line and the direction 1, each labelled."""
         colors, extent = self.palette, self.extent
         title = self.make_title()
-        self.plane = make_plane(extent, PLANE_HEIGHT, PLANE_CENTER, colors)
+        self.plane = make_plane(extent, self.layout.figure_height, self.layout.figure_center, colors)
         circle = circle_of_radius(self.plane, self.radius, colors.sphere)
         line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
         ones = DashedLine(*to_points(self.plane, [-extent * self.ones, extent * self.ones]), color=colors.mean_part,
@@ -142,7 +143,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
         self.identity = VGroup(self.formula(IDENTITY, font_size=30, color=colors.layernorm),
                                self.text("identity-note", font_size=SMALL_SIZE, color=colors.muted))
         self.identity.arrange(RIGHT, buff=0.3)
-        fit_width(self.identity, COLUMN_WIDTH).next_to(self.plane, RIGHT, buff=0.45).align_to(self.plane, UP)
+        self.layout.start_column(fit_width(self.identity, self.layout.column_width), self.plane)
         self.say("intro", FadeIn(title), Create(self.plane), Create(circle), Create(line), Create(ones),
                  FadeIn(circle_label), FadeIn(line_label), run_time=1.8, hold=0.8, **self.values[0])
 
@@ -202,7 +203,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
             for name, mark, r in zip(NAMES, self.plot_marks, self.stats.ratio)))
         plot = VGroup(axes, labels, self.angle_curve, self.plot_marks, self.mark_labels)
         self.plot_axes, self.plot = axes, plot
-        fit_width(plot, COLUMN_WIDTH)
+        fit_width(plot, self.layout.column_width)
         plot.next_to(self.drawn[0]["readout"], DOWN, buff=0.3, aligned_edge=LEFT)
         self.say("plot", Create(axes), FadeIn(labels), Create(self.angle_curve), FadeIn(self.plot_marks[0]),
                  FadeIn(self.mark_labels[0]), run_time=2.0, hold=1.0, **self.values[0])
@@ -228,7 +229,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
     def when_they_coincide(self) -> None:
         """μ ≈ 0: the two layers coincide; the reason Zhang & Sennrich (2019) offered for dropping the centring."""
         remark = self.text("remark", font_size=SMALL_SIZE, color=self.palette.text)
-        fit_width(remark, COLUMN_WIDTH).next_to(self.plot, DOWN, buff=0.3, aligned_edge=LEFT)
+        fit_width(remark, self.layout.column_width).next_to(self.plot, DOWN, buff=0.3, aligned_edge=LEFT)
         self.remark = remark
         self.say("coincide", FadeIn(remark), run_time=1.2, hold=3.0)
 
@@ -242,7 +243,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
             self.text("readout.ln", font_size=SMALL_SIZE, color=colors.layernorm, **values),
             self.text("readout.angle", font_size=SMALL_SIZE, color=colors.highlight, **values),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
-        fit_width(lines, COLUMN_WIDTH).next_to(self.identity, DOWN, buff=0.35, aligned_edge=LEFT)
+        fit_width(lines, self.layout.column_width).next_to(self.identity, DOWN, buff=0.35, aligned_edge=LEFT)
         return lines
 
     def ray(self, k: int) -> DashedLine:

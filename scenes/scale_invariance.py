@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, RIGHT, Create, FadeIn, Transform
+from manim import DOWN, LEFT, RIGHT, Create, FadeIn, Transform
 
 from normgeo import scaled_outputs, weight_decay_run
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
@@ -43,6 +43,14 @@ class ScaleInvariance(NormGeoScene):
         self.shrink_the_norm()
         self.grow_the_effective_step()
 
+    def left_part(self, x: float, y: float) -> np.ndarray:
+        """A point of the bar charts (the left half at 16:9, the top half in a square or tall frame)."""
+        return np.array(self.layout.moved((x, y, 0.0), (-2.9, -0.05, 0.0), self.layout.band_center(0, 2, 0.5)))
+
+    def right_part(self, x: float, y: float) -> np.ndarray:
+        """A point of the run's plots (the right half at 16:9, the bottom half in a square or tall frame)."""
+        return np.array(self.layout.moved((x, y, 0.0), (3.7, -0.45, 0.0), self.layout.band_center(1, 2, 0.5)))
+
     def run_core(self) -> None:
         """Everything the scene shows, from the core: LN outputs for each c, and the weight-decay run."""
         spec = self.spec
@@ -53,20 +61,21 @@ class ScaleInvariance(NormGeoScene):
         """Bars of cWx (top) and LN(cWx) (bottom) for the first c; the charts for the others wait."""
         colors, outputs = self.palette, self.outputs
         self.title = self.make_title()
+        at = self.left_part
         # one unit per chart for every c (scene units per 1.0), so that the top bars visibly scale with c
         self.pre_unit = pre_unit = 1.3 / float(np.abs(outputs.pre_activations).max())
         self.post_unit = post_unit = 1.1 / float(np.abs(outputs.outputs).max())
-        self.pre_charts = [bar_chart(p, pre_unit, colors.raw, colors.muted).move_to((-3.6, 1.0, 0),
+        self.pre_charts = [bar_chart(p, pre_unit, colors.raw, colors.muted).move_to(at(-3.6, 1.0),
                                                                                    aligned_edge=DOWN * 0)
                            for p in outputs.pre_activations]
         self.post_charts = [bar_chart(p, post_unit, colors.layernorm, colors.muted) for p in outputs.outputs]
         for chart in self.pre_charts:
-            chart.shift((-3.6, 1.15, 0) - chart[0].get_center())
+            chart.shift(at(-3.6, 1.15) - chart[0].get_center())
         for chart in self.post_charts:
-            chart.shift((-3.6, -2.05, 0) - chart[0].get_center())
-        pre_label = self.text("pre", font_size=SMALL_SIZE).move_to((-3.6, 2.75, 0))
-        post_label = self.text("post", font_size=SMALL_SIZE).move_to((-3.6, -0.45, 0))
-        self.factor = self.factor_label(outputs.factors[0]).move_to((-0.55, 1.15, 0))
+            chart.shift(at(-3.6, -2.05) - chart[0].get_center())
+        pre_label = self.text("pre", font_size=SMALL_SIZE).move_to(at(-3.6, 2.75))
+        post_label = self.text("post", font_size=SMALL_SIZE).move_to(at(-3.6, -0.45))
+        self.factor = self.factor_label(outputs.factors[0]).move_to(at(-0.55, 1.15))
         self.pre_chart, self.post_chart = self.pre_charts[0].copy(), self.post_charts[0].copy()
         self.say("intro", FadeIn(self.title), FadeIn(pre_label), FadeIn(post_label), FadeIn(self.pre_chart),
                  FadeIn(self.post_chart), FadeIn(self.factor), run_time=1.2, hold=0.8)
@@ -95,10 +104,10 @@ class ScaleInvariance(NormGeoScene):
         x_range = (0, last, nice_step(last))
         top_norm = float(run.weight_norms.max())
         self.norm_axes = make_axes(x_range, (0, 1.1 * top_norm, nice_step(top_norm)), 5.2, 1.9, colors, lang=self.spec.lang)
-        self.norm_axes.move_to((3.7, 1.2, 0))
+        self.norm_axes.move_to(self.right_part(3.7, 1.2))
         top_step = float(run.effective_steps.max())
         self.step_axes = make_axes(x_range, (0, 1.1 * top_step, nice_step(top_step)), 5.2, 1.9, colors, lang=self.spec.lang)
-        self.step_axes.move_to((3.7, -2.0, 0))
+        self.step_axes.move_to(self.right_part(3.7, -2.0))
         iteration = self.words("iteration")
         self.norm_labels = axis_labels(self.norm_axes, iteration, self.words("norm-axis"), lang, colors.text)
         self.step_labels = axis_labels(self.step_axes, iteration, self.words("step-axis"), lang, colors.text)
@@ -109,7 +118,10 @@ class ScaleInvariance(NormGeoScene):
         run, fmt = self.run, self.fmt
         settings = self.text("run", font_size=SMALL_SIZE - 2, color=self.palette.muted,
                              lr=fmt.scientific(run.learning_rate), wd=fmt.scientific(run.weight_decay))
-        fit_width(settings, 5.5).next_to(self.title, RIGHT, buff=0.6).align_to(self.title, DOWN)
+        if self.layout.stacked:
+            fit_width(settings, self.layout.content_width).next_to(self.title, DOWN, buff=0.2).align_to(self.title, LEFT)
+        else:
+            fit_width(settings, 5.5).next_to(self.title, RIGHT, buff=0.6).align_to(self.title, DOWN)
         self.say("decay", Create(self.norm_axes), FadeIn(self.norm_labels), Create(self.norm_curve), FadeIn(settings),
                  run_time=2.0, hold=1.0, when=claim(run, "norm_trend"),
                  wd=fmt.plain_scientific(run.weight_decay), lr=fmt.plain_scientific(run.learning_rate),

@@ -9,7 +9,7 @@ from manim import DOWN, LEFT, RIGHT, Create, FadeIn, GrowArrow, ReplacementTrans
 
 from normgeo import euclidean_norm, l2_normalize, output_radius, rms_norm
 from scenes.kit.adapters import make_plane
-from scenes.kit.base import COLUMN_WIDTH, PLANE_CENTER, PLANE_HEIGHT, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.formulas import FORMULAS
 from scenes.kit.spec import SceneSpec, Vectors, check_vectors, setting
 from scenes.kit.widgets import circle_of_radius, dot_at, legend, vector_arrow
@@ -55,7 +55,7 @@ class SphereRadii(NormGeoScene):
 
     def draw_raw_vectors(self) -> None:
         title = self.make_title()
-        self.plane = make_plane(self.extent, PLANE_HEIGHT, PLANE_CENTER, self.palette)
+        self.plane = make_plane(self.extent, self.layout.figure_height, self.layout.figure_center, self.palette)
         self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.raw, stroke_width=4) for v in self.vectors))
         self.say("raw", FadeIn(title), Create(self.plane), *(GrowArrow(a) for a in self.raw_arrows),
                  run_time=1.5, hold=0.5)
@@ -74,10 +74,10 @@ class SphereRadii(NormGeoScene):
             colors.text,
             SMALL_SIZE + 2,
         )
-        fit_width(labels, COLUMN_WIDTH).next_to(plane, RIGHT, buff=0.45).align_to(plane, direction=(0, 1, 0))
+        self.layout.start_column(fit_width(labels, self.layout.column_width), plane)
         self.labels = labels
         l2_formula = self.formula(FORMULAS["l2"], font_size=26, color=colors.l2)
-        fit_width(l2_formula, COLUMN_WIDTH).next_to(labels, DOWN, buff=0.35, aligned_edge=LEFT)
+        fit_width(l2_formula, self.layout.column_width).next_to(labels, DOWN, buff=0.35, aligned_edge=LEFT)
         self.l2_formula = l2_formula
         self.say("l2", Create(unit_circle),
                  *(ReplacementTransform(a.copy(), d) for a, d in zip(self.raw_arrows, self.l2_dots)),
@@ -102,7 +102,7 @@ class SphereRadii(NormGeoScene):
         self.rms_dots = VGroup(*(dot_at(plane, p, colors.rmsnorm) for p in self.rms_points))
         in_dimension = self.text("in-dimension", font_size=SMALL_SIZE + 2, color=colors.rmsnorm,
                                  n=self.n, radius=radius)
-        fit_width(in_dimension, COLUMN_WIDTH).next_to(self.derivation, DOWN, buff=0.35, aligned_edge=LEFT)
+        fit_width(in_dimension, self.layout.column_width).next_to(self.derivation, DOWN, buff=0.35, aligned_edge=LEFT)
         self.say("result", Create(rms_circle), FadeIn(self.labels[1]),
                  *(ReplacementTransform(a.copy(), d) for a, d in zip(self.raw_arrows, self.rms_dots)),
                  FadeIn(in_dimension), self.raw_arrows.animate.set_opacity(0.45),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manim import DOWN, RIGHT, UP, FadeIn, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, VGroup, Write
 
 from normgeo import Layer, statistic_groups
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
@@ -15,6 +15,9 @@ from scenes.kit.spec import SceneSpec, SpecError, setting
 from scenes.kit.widgets import text_mobject
 
 __all__ = ["UnifiedFormulaSpec", "UnifiedFormula"]
+
+TABLE_WIDTH = 12.5  # the three-column table; a narrower frame puts each description under its row
+SQUARE_CELL = 0.35  # a square frame has the room for larger grids
 
 PARTS = ("centre", "scale", "affine")
 LAYERS = (Layer.BATCHNORM, Layer.LAYERNORM, Layer.RMSNORM, Layer.GROUPNORM)
@@ -51,7 +54,7 @@ class UnifiedFormula(NormGeoScene):
     def write_formula(self) -> None:
         title = self.make_title()
         formula = self.formula(FORMULAS["unified"], font_size=44)
-        formula.next_to(title, DOWN, buff=0.45).set_x(0)
+        fit_width(formula, self.layout.content_width).next_to(title, DOWN, buff=self.layout.pick(0.45, 0.9)).set_x(0)
         self.formula_mobject = formula
         self.say("intro", FadeIn(title), Write(formula), run_time=1.5, hold=0.5)
 
@@ -65,7 +68,7 @@ class UnifiedFormula(NormGeoScene):
             label.next_to(formula.select(part), DOWN, buff=0.25)
             labels.add(label)
         labels.arrange(RIGHT, buff=0.6).next_to(formula, DOWN, buff=0.35)
-        fit_width(labels, 13.0)
+        fit_width(labels, min(13.0, self.layout.content_width))
         self.part_labels = labels
         self.labels_by_part = dict(zip(PARTS, labels))
 
@@ -83,15 +86,22 @@ class UnifiedFormula(NormGeoScene):
         for layer in LAYERS:
             labels = statistic_groups(layer, shape, num_groups=spec.groups if layer is Layer.GROUPNORM else None)
             self.group_labels[layer.value] = labels
-            cells = cell_rectangles(shape, 0.2, 0.2, colors.muted)
+            side = 0.2 if not self.layout.stacked else 0.3 if self.layout.content_width < TABLE_WIDTH else SQUARE_CELL
+            cells = cell_rectangles(shape, side, side, colors.muted)
             grid = VGroup(shade_groups(cells, labels, colors.layer(layer)), cells)
             name = text_mobject(layer_name(layer.value), spec.lang, colors.layer(layer), SMALL_SIZE + 2)
             description = self.text(f"axes.{layer.value}", font_size=SMALL_SIZE, **self.counted(layer))
             rows.append((name, grid, description))
-        table = VGroup(*(m for row in rows for m in row)).arrange_in_grid(
-            rows=len(rows), cols=3, buff=(0.5, 0.22), col_alignments="lcl"
-        )
-        fit_width(table, 12.5).next_to(self.part_labels, DOWN, buff=0.45).set_x(0)
+        if self.layout.content_width < TABLE_WIDTH:  # a narrow frame: each row's description under its name and grid
+            table = VGroup(*(VGroup(VGroup(name, grid).arrange(RIGHT, buff=0.4), description)
+                             .arrange(DOWN, aligned_edge=LEFT, buff=0.15) for name, grid, description in rows))
+            table.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        else:
+            table = VGroup(*(m for row in rows for m in row)).arrange_in_grid(
+                rows=len(rows), cols=3, buff=(0.5, 0.22), col_alignments="lcl"
+            )
+        fit_width(table, min(TABLE_WIDTH, self.layout.content_width))
+        table.next_to(self.part_labels, DOWN, buff=self.layout.pick(0.45, 0.9)).set_x(0)
         self.layer_rows = rows
         self.rows_by_layer = dict(zip(LAYERS, rows))
         self.grid_caption = self.text("grid-caption", font_size=SMALL_SIZE - 2, color=colors.muted)

@@ -29,9 +29,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from manim import UL, ManimColor, Scene, ThreeDScene, config, tempconfig
+import numpy as np
+from manim import PI, RIGHT, UL, ManimColor, Scene, ThreeDScene, config, tempconfig
+from manim.utils.space_ops import rotation_about_z, rotation_matrix
 
 from scenes.kit.claims import Outcome
+from scenes.kit.frame_layout import EDGE, STACKED_COLUMN_MIN, Layout
 from scenes.kit.captions import cue_times, reading_seconds, split_into_cues
 from scenes.kit.numbers import NumberFormat
 from scenes.kit.spec import SceneSpec, scene_id_of_module
@@ -41,9 +44,10 @@ from scenes.kit.widgets import math_mobject, text_mobject
 
 __all__ = ["scene_config", "PLANE_CENTER", "PLANE_HEIGHT", "COLUMN_WIDTH", "reading_seconds", "fit_width", "NarratedScene",
            "NormGeoScene", "NormGeoThreeDScene", "TITLE_SIZE", "BODY_SIZE", "SMALL_SIZE", "EDGE", "Step", "Speech",
-           "SPEECH_PAUSE"]
+           "SPEECH_PAUSE", "Layout"]
 
-# The 2-D layout: a square plane on the left, a column of text on the right.
+# The 16:9 layout: a square plane on the left, a column of text on the right. A scene places its
+# parts through ``self.layout`` (scenes.kit.frame_layout), which gives these values at 16:9 only.
 PLANE_CENTER = (-3.3, -0.45, 0.0)
 PLANE_HEIGHT = 6.6
 COLUMN_WIDTH = 6.25
@@ -51,7 +55,6 @@ COLUMN_WIDTH = 6.25
 TITLE_SIZE = 40
 BODY_SIZE = 28
 SMALL_SIZE = 22
-EDGE = 0.35
 
 # seconds of silence after a step's speech before the next step starts
 SPEECH_PAUSE = 0.5
@@ -94,6 +97,9 @@ class NarratedScene:
 
     scene_id: ClassVar[str] = ""
     spec_class: ClassVar[type[SceneSpec]] = SceneSpec
+    # the height the text column needs below the figure in a square or tall frame (the figure
+    # shrinks to leave it; see scenes.kit.frame_layout)
+    stacked_column_height: ClassVar[float] = STACKED_COLUMN_MIN
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -130,6 +136,7 @@ class NarratedScene:
     def setup(self) -> None:
         super().setup()
         self.palette = palette(self.spec.theme)
+        self.layout = Layout.of_config(self.stacked_column_height)  # the frame as the render set it: 16:9, square or tall
 
     def play(self, *args, **kwargs) -> None:
         self.play_starts.setdefault(self.renderer.num_plays, float(self.time))
@@ -160,8 +167,8 @@ class NarratedScene:
         return math_mobject(expression, color or self.palette.text, font_size)
 
     def make_title(self):
-        """The scene's title, top left."""
-        title = self.text("title", font_size=TITLE_SIZE)
+        """The scene's title, top left (narrowed to the frame's width in a tall frame)."""
+        title = fit_width(self.text("title", font_size=TITLE_SIZE), self.layout.content_width)
         return title.to_corner(UL, buff=EDGE)
 
     # ----------------------------------------------------------- narration
@@ -238,3 +245,26 @@ class NormGeoThreeDScene(NarratedScene, ThreeDScene):
     def fix_in_frame(self, *mobjects):
         self.add_fixed_in_frame_mobjects(*mobjects)
         return mobjects
+
+    def view_from(self, phi: float | None = None, theta: float | None = None, zoom: float | None = None) -> dict:
+        """The camera settings that look from ``phi``, ``theta`` (and ``zoom``, times the layout's
+        ``view_scale``; the current ones where not given) with the world's origin drawn at the height of the layout's ``view_center``: the
+        camera projects zoom·R·(x − c), so c = (0, 0, c_z) puts the origin at zoom·c_z·(R·e_z) below the
+        centre (the screen's vertical, for γ = 0). Only c_z moves: Cairo shifts the whole picture,
+        text fixed in the frame too, by c's x and y."""
+        camera = self.renderer.camera
+        phi = camera.get_phi() if phi is None else phi
+        theta = camera.get_theta() if theta is None else theta
+        zoom = camera.get_zoom() if zoom is None else zoom * self.layout.view_scale
+        rotation = rotation_about_z(camera.get_gamma()) @ rotation_matrix(-phi, RIGHT) @ rotation_about_z(-theta - PI / 2)
+        height, lift = self.layout.view_center[1], (rotation @ np.array([0.0, 0.0, 1.0]))[1]
+        center = np.array([0.0, 0.0, -height / (zoom * lift) if height and abs(lift) > 1e-6 else 0.0])
+        return {"phi": phi, "theta": theta, "zoom": zoom, "frame_center": center}
+
+    def look_from(self, **view) -> None:
+        """Set the camera (``phi``, ``theta``, ``zoom``) with the origin at the layout's view centre."""
+        self.set_camera_orientation(**self.view_from(**view))
+
+    def turn_to(self, run_time: float, added_anims=(), **view) -> None:
+        """Move the camera to ``phi``, ``theta``, ``zoom``, the origin kept at the layout's view centre."""
+        self.move_camera(run_time=run_time, added_anims=list(added_anims), **self.view_from(**view))

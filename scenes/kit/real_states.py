@@ -44,6 +44,9 @@ CLOSE_UP = 1.3  # the close-up shows 1.3 radii
 GEOMETRY_SHIFT = 2.3
 FOCAL_DISTANCE = 80.0  # a weak perspective: the view looks at a point off the geometry's centre
 READOUT_WIDTH = 7.4
+COLUMN = 13.0  # the readouts run above the plot, across the 16:9 frame
+STACKED_GEOMETRY_DROP = 1.8  # in a square or tall frame the 3-D view is centred this far below the figure's place
+STACKED_GEOMETRY_RADIUS = 2.8  # and drawn larger (the frame's width is its own)
 OVERVIEW = {"phi": 65 * DEGREES, "theta": -40 * DEGREES}
 
 
@@ -171,6 +174,56 @@ class RealStatesScene(NormGeoThreeDScene):
     def study(self) -> RealStatesStudy:
         return real_states_study(self.spec)
 
+    def introduce(self) -> None:
+        """Title, and the model, width, number of calls and tokens the file holds."""
+        study = self.study
+        states = study.states
+        self.intro_values = {"model": states.model or "?", "n": study.profiles[0].n, "calls": len(study.layers),
+                             "tokens": len(study.profiles[0].norms), "text": states.text}
+        title = self.make_title()
+        self.fix_in_frame(title)
+        self.about = self.text("readout.model", font_size=SMALL_SIZE, **as_markup(self.intro_values))
+        fit_width(self.about, self.column_width).next_to(title, DOWN, buff=0.25).to_edge(LEFT, buff=EDGE)
+        self.fix_in_frame(self.about)
+        self.say("intro", FadeIn(title), FadeIn(self.about), run_time=1.0, hold=1.0, **self.intro_lead(),
+                 **self.intro_values)
+
+    def intro_lead(self) -> dict:
+        """More values for the intro's narration (none here; a scene adds its own)."""
+        return {}
+
+    @property
+    def column_width(self) -> float:
+        """The width of the readouts above the plot: across the frame."""
+        return min(COLUMN, self.layout.content_width)
+
+    @property
+    def geometry_radius(self) -> float:
+        """Half the 3-D view's axes, in scene units."""
+        return self.layout.pick(GEOMETRY_RADIUS, STACKED_GEOMETRY_RADIUS)
+
+    @property
+    def readout_width(self) -> float:
+        """The width of the readouts stacked up from the bottom left during the 3-D view."""
+        return self.layout.pick(READOUT_WIDTH, self.layout.content_width)
+
+    def place_plot(self, axes):
+        """The plot right of its legend, under the readouts, at 16:9; in a square or tall frame under
+        the model's line, its legend and the readouts below it."""
+        if self.layout.stacked:
+            return axes.next_to(self.about, DOWN, buff=1.0).set_x(0.4)
+        return axes.move_to((3.55, -1.1, 0))
+
+    def place_plot_key(self, key, axes, labels):
+        """The plot's legend: left of the plot at 16:9, under it (and its axis names) when stacked."""
+        if self.layout.stacked:
+            return key.next_to(VGroup(axes, labels), DOWN, buff=0.3).to_edge(LEFT, buff=EDGE)
+        return key.next_to(axes, LEFT, buff=1.2).align_to(axes, DOWN)
+
+    def column_top(self, plot):
+        """What the first readout goes under: the model's line at 16:9, the plot when stacked."""
+        return plot if self.layout.stacked else self.about
+
     def show_landing(self, plot_group) -> None:
         """The plot makes way for the 3-D view: tokens at their true length along their projection on 3
         principal directions, then each moved along its ray onto the sphere (before γ)."""
@@ -182,11 +235,14 @@ class RealStatesScene(NormGeoThreeDScene):
         # The origin drawn GEOMETRY_SHIFT to the right of the screen's centre, clear of the readouts on the left:
         # the camera projects R·(x − c), so the world point c = −Rᵀ·(shift, 0, 0) makes the origin land there.
         rotation = self.renderer.camera.generate_rotation_matrix()
-        self.set_camera_orientation(frame_center=-rotation.T @ np.array([GEOMETRY_SHIFT, 0.0, 0.0]),
+        # in a square or tall frame the origin is drawn across the frame's middle, between the legend and the readouts
+        origin_on_screen = self.layout.pick((GEOMETRY_SHIFT, 0.0, 0.0),
+                                            (0.0, self.layout.figure_center[1] - STACKED_GEOMETRY_DROP, 0.0))
+        self.set_camera_orientation(frame_center=-rotation.T @ np.array(origin_on_screen),
                                     focal_distance=FOCAL_DISTANCE)
         # Drawn GEOMETRY_RADIUS scene units across, whatever the states' scale: Manim's 3-D camera
         # has a perspective focal distance of 20 units, so the geometry must stay small in scene units.
-        self.axes3d = make_space_axes(study.limit, 2 * GEOMETRY_RADIUS, colors)
+        self.axes3d = make_space_axes(study.limit, 2 * self.geometry_radius, colors)
         self.token_arrows = self.arrows(self.axes3d, study.before_drawn, colors.raw)
         radius = float(np.median(profile.radii))
         self.sphere = wire_sphere(self.axes3d, radius, colors.sphere, opacity=0.45)
@@ -194,9 +250,9 @@ class RealStatesScene(NormGeoThreeDScene):
         self.key = legend([(colors.raw, self.words("legend.before", **values)),
                            (colors.sphere, self.words("legend.sphere", **values))],
                           self.spec.lang, colors.text, SMALL_SIZE)
-        self.key.next_to(self.about, DOWN, buff=0.3).to_edge(RIGHT, buff=EDGE)
+        self.key.next_to(self.about, DOWN, buff=0.3).to_edge(self.layout.pick(RIGHT, LEFT), buff=EDGE)
         self.view_note = self.text("view-note", font_size=SMALL_SIZE - 2, color=colors.muted, **as_markup(values))
-        fit_width(self.view_note, READOUT_WIDTH).to_corner(DL, buff=EDGE)
+        fit_width(self.view_note, self.readout_width).to_corner(DL, buff=EDGE)
         self.fix_in_frame(self.key, self.view_note)
         self.stack_top = self.view_note  # readouts stack upwards from the bottom left corner
         clipped = "clipped" if study.clipped.any() else "whole"
@@ -206,13 +262,13 @@ class RealStatesScene(NormGeoThreeDScene):
         key_after = legend([(self.layer_color, self.words("legend.after", **values)),
                             (colors.sphere, self.words("legend.sphere", **values))],
                            self.spec.lang, colors.text, SMALL_SIZE)
-        key_after.next_to(self.about, DOWN, buff=0.3).to_edge(RIGHT, buff=EDGE)
+        key_after.next_to(self.about, DOWN, buff=0.3).to_edge(self.layout.pick(RIGHT, LEFT), buff=EDGE)
         self.renderer.camera.add_fixed_in_frame_mobjects(key_after)  # fixed, but on screen only once it replaces the key
         self.say("land", Create(self.sphere), ReplacementTransform(self.token_arrows, landed),
                  ReplacementTransform(self.key, key_after), run_time=2.0, hold=1.0, **values)
         self.key = key_after  # the legend names what is drawn now: the tokens after the norm, before γ
         inside = float(profile.radii.min()) < 0.99 * float(np.sqrt(profile.n))  # 1 %: visible in the close-up
-        close = make_space_axes(CLOSE_UP * radius, 2 * GEOMETRY_RADIUS, colors)
+        close = make_space_axes(CLOSE_UP * radius, 2 * self.geometry_radius, colors)
         self.close_sphere = wire_sphere(close, radius, colors.sphere, opacity=0.45)
         self.landed_arrows = self.arrows(close, study.after, self.layer_color)
         self.say("zoom", ReplacementTransform(self.axes3d, close), ReplacementTransform(self.sphere, self.close_sphere),
@@ -262,7 +318,7 @@ class RealStatesScene(NormGeoThreeDScene):
                   "tokens": dimension.tokens, "free": degrees_of_freedom(kind, profile.n), "n": profile.n,
                   "index": study.view_index}
         self.dimension_text = self.text("readout.dimension", font_size=SMALL_SIZE, **values)
-        fit_width(self.dimension_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2,
+        fit_width(self.dimension_text, self.readout_width).next_to(self.stack_top, UP, buff=0.2,
                                                   aligned_edge=LEFT)
         self.fix_in_frame(self.dimension_text)
         self.stack_top = self.dimension_text
@@ -284,7 +340,7 @@ class RealStatesScene(NormGeoThreeDScene):
             key = "flat" if ellipsoid.shortest < 0.01 * ellipsoid.radius else "stretched"
         self.gamma_key = key
         self.gamma_text = self.text(f"readout.gamma-{key}", font_size=SMALL_SIZE, **values)
-        fit_width(self.gamma_text, READOUT_WIDTH).next_to(self.stack_top, UP, buff=0.2,
+        fit_width(self.gamma_text, self.readout_width).next_to(self.stack_top, UP, buff=0.2,
                                               aligned_edge=LEFT)
         self.fix_in_frame(self.gamma_text)
         self.stack_top = self.gamma_text

@@ -5,18 +5,25 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from manim import Typst, config, tempconfig
+from manim import Typst, VMobject, tempconfig
 
 from scenes.kit.adapters import to_coordinates
+from scenes.kit.frame_layout import frame_size
 
-__all__ = ["assert_narrates_every_step", "build_scene", "ends", "centres", "text_boxes", "assert_layout_is_clean", "GEOMETRY_TOLERANCE"]
+__all__ = ["assert_narrates_every_step", "build_scene", "ends", "centres", "text_boxes", "assert_layout_is_clean", "GEOMETRY_TOLERANCE",
+           "ASPECTS", "content_box"]
+
+# The frames every scene's layout is checked in: 16:9 (lecture video), 1:1 and 9:16 (blogs, feeds).
+ASPECTS = {"16:9": (1920, 1080), "1:1": (1080, 1080), "9:16": (1080, 1920)}
 
 # Scene points are float64 and plane conversions are affine: 1e-9 of a plane unit is exact.
 GEOMETRY_TOLERANCE = 1e-9
 
 
-def build_scene(scene_class, spec, media_dir, check_each_step: bool = True):
-    """Run ``construct`` to its final state without writing any frame or file. With
+def build_scene(scene_class, spec, media_dir, check_each_step: bool = True, resolution: tuple[int, int] | None = None):
+    """Run ``construct`` to its final state without writing any frame or file, in a frame of
+    ``resolution`` pixels (sized in scene units as a render of that resolution is) or Manim's
+    default 16:9 one. With
     ``check_each_step`` the layout (no text overlapping, none outside the frame) is checked at the
     end of every narrated step, not only on the last frame: each step's end is the moment before
     the next step's narration starts."""
@@ -27,6 +34,9 @@ def build_scene(scene_class, spec, media_dir, check_each_step: bool = True):
         "progress_bar": "none",
         "notify_outdated_version": False,
     }
+    if resolution is not None:
+        options["pixel_width"], options["pixel_height"] = resolution
+        options["frame_width"], options["frame_height"] = frame_size(*resolution)
     with tempconfig(options):
         scene = scene_class(spec=spec, skip_animations=True)
         if check_each_step:
@@ -63,13 +73,29 @@ def text_boxes(scene) -> list[tuple[Typst, np.ndarray, np.ndarray]]:
     return boxes
 
 
+def content_box(scene) -> tuple[np.ndarray, np.ndarray]:
+    """The lower-left and upper-right corners of everything visible on screen (text and drawing),
+    as the frame shows it (3-D parts where the camera projects them)."""
+    camera, lows, highs = scene.camera, [], []
+    fixed = set(getattr(camera, "fixed_in_frame_mobjects", ()))
+    for top in scene.mobjects:
+        for mobject in top.family_members_with_points():
+            if isinstance(mobject, VMobject) and (mobject.get_fill_opacity() > 0 or mobject.get_stroke_opacity() > 0):
+                points = mobject.points
+                if hasattr(camera, "project_points") and mobject not in fixed:
+                    points = camera.project_points(points)
+                lows.append(points.min(axis=0))
+                highs.append(points.max(axis=0))
+    return np.min(lows, axis=0), np.max(highs, axis=0)
+
+
 def _visible(mobject) -> bool:
     return any(part.get_fill_opacity() > 0 for part in mobject.family_members_with_points())
 
 
 def assert_layout_is_clean(scene, margin: float = 0.05, require_text: bool = True, when: str = "on the last frame") -> None:
     """All text lies inside the frame and no two pieces of text overlap."""
-    half_width, half_height = config.frame_width / 2, config.frame_height / 2
+    half_width, half_height = scene.camera.frame_width / 2, scene.camera.frame_height / 2  # the frame it was built for
     boxes = text_boxes(scene)
     assert boxes or not require_text, "the final frame shows no text"
     for mobject, low, high in boxes:

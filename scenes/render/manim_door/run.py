@@ -15,6 +15,7 @@ from manim import MovingCameraScene, Scene, ThreeDScene, config, logger, tempcon
 from manim.scene.scene_file_writer import SceneFileWriter
 
 from scenes.kit.base import Speech, scene_config
+from scenes.kit.frame_layout import frame_size
 from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
 from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera
@@ -55,7 +56,8 @@ def camera_for(scene_class: type) -> type:
 
 def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, verbose: bool = False,
                   video: bool = True) -> dict:
-    """Manim's config for one render into ``scratch``: size, format, quiet logging, no cache of
+    """Manim's config for one render into ``scratch``: size (a ``--resolution`` sets the frame's
+    size in scene units too, see :func:`scenes.kit.frame_layout.frame_size`), format, quiet logging, no cache of
     Manim's own (normgeo caches whole artefacts), and for a video the encoder settings
     (``settings.encoder_preset``, see :mod:`.encoder`)."""
     options = {
@@ -71,6 +73,8 @@ def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, ver
     }
     if settings.resolution is not None:
         options["pixel_width"], options["pixel_height"] = settings.resolution
+        # the scene lays itself out for this frame (scenes.kit.frame_layout): square and tall ones too
+        options["frame_width"], options["frame_height"] = frame_size(*settings.resolution)
     if video:
         options |= encoder_config(settings.format, settings.transparent, settings.encoder_preset)
     return options
