@@ -200,8 +200,9 @@ class LayerNormGradient(NormGeoThreeDScene):
         self.plot_axes.next_to(self.readout, DOWN, buff=0.55).align_to(self.readout, LEFT).shift(RIGHT * 0.4)
         labels = axis_labels(self.plot_axes, self.words("step-axis"), self.words("norm-axis"), spec.lang, colors.text,
                              font_size=SMALL_SIZE - 4)
-        self.plain_curve = curve(self.plot_axes, steps, self.plain.weight_norms, colors.rmsnorm, 3)
-        self.decayed_curve = curve(self.plot_axes, steps, self.decayed.weight_norms, colors.l2, 3)
+        # the decayed run is drawn thinner, on top: where the two coincide (a small λ) both stay visible
+        self.plain_curve = curve(self.plot_axes, steps, self.plain.weight_norms, colors.rmsnorm, 6)
+        self.decayed_curve = curve(self.plot_axes, steps, self.decayed.weight_norms, colors.l2, 2.5)
         effective = self.plain_summary.effective_steps
         self.key = legend([(colors.rmsnorm, self.words("legend.plain", first=self.fmt.number(effective[0]),
                                                         last=self.fmt.number(effective[-1]))),
