@@ -125,7 +125,7 @@ def message(scene_id: str, key: str, lang: str, when: Outcome | None = None, **v
     """Message ``key`` of scene ``scene_id`` (or ``common.<key>`` from the shared file), filled in ``lang``.
 
     >>> message("radial-projection", "title", "en")
-    'Normalization is a radial projection'
+    'L2 and RMSNorm: a radial projection'
     """
     if key.startswith("common."):
         source, key = text_file(COMMON_TEXT), key.removeprefix("common.")

@@ -71,7 +71,8 @@ def alternatives(spec_type, name, folder):
         return [str(write_states(folder / f"without-{cut}.safetensors", dataclasses.replace(states, layers=kept)))
                 for cut, kept in cuts.items()]
     if isinstance(default, tuple):
-        return [tuple(reversed(default)), default[:-1], default[1:], (*default, default[-1])]
+        halved = [tuple(v / 2 for v in default)] if all(isinstance(v, (int, float)) for v in default) else []
+        return [tuple(reversed(default)), default[:-1], default[1:], (*default, default[-1]), *halved]
     return []
 
 
