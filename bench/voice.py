@@ -30,12 +30,10 @@ import tempfile
 import time
 import tomllib
 from datetime import datetime, timezone
-from fractions import Fraction
 from pathlib import Path
 
 import av
 import numpy as np
-from av.filter import Graph
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -54,6 +52,7 @@ from scenes.render.voice.choice import parse_voice  # noqa: E402
 from scenes.render.voice.loudness import integrated_loudness  # noqa: E402
 from scenes.render.voice.narrator import Narrator  # noqa: E402
 from scenes.render.voice.timed_text import parse_vtt  # noqa: E402
+from tests.audio_readback import decoded_audio, ebur128, speech_onsets  # noqa: E402
 
 VOICE_FOR = {"en": "en", "ru": "ru"}
 
@@ -64,55 +63,16 @@ def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> float:
                   "--out", str(out), "--jobs", "1", "--quiet"], ROOT)
 
 
-def decoded_audio(path: Path) -> tuple[np.ndarray, int]:
-    with av.open(str(path)) as container:
-        stream = container.streams.audio[0]
-        resampler = av.AudioResampler(format="flt", layout="mono", rate=stream.codec_context.sample_rate)
-        planes = [out.to_ndarray()[0] for frame in container.decode(stream) for out in resampler.resample(frame)]
-        return np.concatenate(planes), stream.codec_context.sample_rate
 
 
-def onsets(samples: np.ndarray, rate: int, silence_s: float = 0.15, floor_db: float = -35.0) -> np.ndarray:
-    window = rate // 100
-    count = len(samples) // window
-    rms = np.sqrt(np.mean(np.square(samples[:count * window].reshape(count, window), dtype=np.float64), axis=1))
-    loud = 20 * np.log10(np.maximum(rms, 1e-12) / rms.max()) > floor_db
-    found, quiet = [], np.inf
-    for index, is_loud in enumerate(loud):
-        if is_loud and quiet >= silence_s * 100:
-            found.append(index / 100)
-        quiet = 0 if is_loud else quiet + 1
-    return np.array(found)
 
 
-def ebur128(samples: np.ndarray, rate: int) -> tuple[float, float]:
-    graph = Graph()
-    source = graph.add_abuffer(format="flt", sample_rate=rate, layout="mono", time_base=f"1/{rate}")
-    meter, sink = graph.add("ebur128", "peak=true:metadata=1"), graph.add("abuffersink")
-    source.link_to(meter)
-    meter.link_to(sink)
-    graph.configure()
-    last: dict = {}
-    for start in [*range(0, len(samples), 1024), None]:
-        frame = None
-        if start is not None:
-            frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[None, start:start + 1024], np.float32),
-                                               format="flt", layout="mono")
-            frame.sample_rate, frame.pts, frame.time_base = rate, start, Fraction(1, rate)
-        graph.push(frame)
-        while True:
-            try:
-                measured = dict(graph.pull().metadata)
-            except (av.BlockingIOError, av.EOFError):
-                break
-            last = measured if "lavfi.r128.I" in measured else last
-    return float(last["lavfi.r128.I"]), 20 * np.log10(float(last["lavfi.r128.true_peak"]))
 
 
 def alignment_errors(video: Path) -> tuple[np.ndarray, np.ndarray]:
     """(cue start → nearest onset, onset → nearest cue start or word timestamp), seconds."""
-    samples, rate = decoded_audio(video)
-    found = onsets(samples, rate)
+    samples, rate, _ = decoded_audio(video)
+    found = speech_onsets(samples, rate)
     cues = parse_vtt(video.with_suffix(".vtt").read_text(encoding="utf-8"))
     starts = np.array([cue.start / 1000 for cue in cues])
     said = np.array(sorted([*starts, *(moment / 1000 for cue in cues for _, moment in cue.marks)]))
@@ -157,7 +117,7 @@ def lecture_part(count: int, lang: str, work: Path) -> None:
     rendered = time.perf_counter() - started
     lecture = join_lecture(jobs)
     joined = time.perf_counter() - started - rendered
-    samples, rate = decoded_audio(lecture.path)
+    samples, rate, _ = decoded_audio(lecture.path)
     loudness, peak = ebur128(samples, rate)
     cue_errors, onset_errors = alignment_errors(lecture.path)
     with av.open(str(lecture.path)) as container:
@@ -212,7 +172,7 @@ def main() -> None:
         quiet = work / "silent-0" / args.scene / f"{stem}.480p15.mp4"
         quiet_seconds, narrated_seconds = _duration(quiet), _duration(narrated)
         cue_errors, onset_errors = alignment_errors(narrated)
-        loudness, peak = ebur128(*decoded_audio(narrated))
+        loudness, peak = ebur128(*decoded_audio(narrated)[:2])
         rtf = {lang: real_time_factor(lang, args.lines, work / f"rtf-{lang}") for lang in VOICE_FOR}
         if args.lecture:
             lecture_part(args.lecture, args.lang, work)

@@ -9,13 +9,11 @@ import shutil
 import signal
 import subprocess
 import sys
-from fractions import Fraction
 from pathlib import Path
 
 import av
 import numpy as np
 import pytest
-from av.filter import Graph
 
 from scenes.render.errors import InputError
 from scenes.render.voice.choice import (FestivalVoice, NoVoice, PiperVoiceFile, RecordingsFolder, bundled_piper_voice,
@@ -24,34 +22,12 @@ from scenes.render.voice.clip import SpeechError, text_words
 from scenes.render.voice.festival_speaker import FestivalSpeaker
 from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.recordings import check_recordings
+from tests.audio_readback import ebur128
 
 EN = "Multiply the weights of a layer by a number c, and the direction stays."
 RU = "Умножим веса слоя на число c — направление не изменится."
 
 
-def ebur128(samples: np.ndarray, rate: int) -> tuple[float, float]:
-    """(integrated loudness in LUFS, true peak in dBTP) as FFmpeg's ebur128 filter measures them."""
-    graph = Graph()
-    source = graph.add_abuffer(format="flt", sample_rate=rate, layout="mono", time_base=f"1/{rate}")
-    meter, sink = graph.add("ebur128", "peak=true:metadata=1"), graph.add("abuffersink")
-    source.link_to(meter)
-    meter.link_to(sink)
-    graph.configure()
-    last: dict = {}
-    for start in [*range(0, len(samples), 1024), None]:
-        frame = None
-        if start is not None:
-            frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[None, start:start + 1024], np.float32),
-                                               format="flt", layout="mono")
-            frame.sample_rate, frame.pts, frame.time_base = rate, start, Fraction(1, rate)
-        graph.push(frame)
-        while True:
-            try:
-                measured = dict(graph.pull().metadata)
-            except (av.BlockingIOError, av.EOFError):
-                break
-            last = measured if "lavfi.r128.I" in measured else last  # the filter's last, short frame has none
-    return float(last["lavfi.r128.I"]), 20 * np.log10(float(last["lavfi.r128.true_peak"]))
 
 
 def write_audio(path: Path, samples: np.ndarray, rate: int, codec: str, out_rate: int | None = None) -> None:

@@ -19,24 +19,11 @@ from scenes.render.voice.clip import WordTime, text_words, voiced_span
 from scenes.render.voice.festival_speaker import token_words
 from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.timed_text import TimedCue, compose_vtt, join_timed, parse_vtt
-from tests.render.test_voice_timing import _decoded_audio
+from tests.audio_readback import decoded_audio, speech_onsets
 
 SCENE = "layernorm-2d"
 
 
-def speech_onsets(samples: np.ndarray, rate: int, silence_s: float = 0.15, floor_db: float = -35.0) -> np.ndarray:
-    """Seconds at which sound begins after at least ``silence_s`` of quiet (10 ms RMS windows more
-    than ``-floor_db`` under the loudest; the file's start counts as quiet)."""
-    window = rate // 100
-    count = len(samples) // window
-    rms = np.sqrt(np.mean(np.square(samples[:count * window].reshape(count, window), dtype=np.float64), axis=1))
-    loud = 20 * np.log10(np.maximum(rms, 1e-12) / rms.max()) > floor_db
-    onsets, quiet = [], np.inf
-    for index, is_loud in enumerate(loud):
-        if is_loud and quiet >= silence_s * 100:
-            onsets.append(index / 100)
-        quiet = 0 if is_loud else quiet + 1
-    return np.array(onsets)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +39,7 @@ def narrated(tmp_path_factory):
 
 def test_cues_start_when_their_first_word_is_said(narrated):
     job, _ = narrated
-    samples, rate, _ = _decoded_audio(job.target)
+    samples, rate, _ = decoded_audio(job.target)
     onsets = speech_onsets(samples, rate)
     cues = parse_vtt(job.target.with_suffix(".vtt").read_text(encoding="utf-8"))
     assert len(cues) >= 6 and len(onsets) >= len(cues) - 2

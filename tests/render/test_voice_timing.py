@@ -19,7 +19,7 @@ from scenes.render.voice.choice import parse_voice
 from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.scene_speech import SceneSpeech
 from scenes.render.voice.track import TRACK_RATE, sound_track
-from tests.render.test_voice import ebur128
+from tests.audio_readback import decoded_audio, ebur128
 
 SCENE = "layernorm-2d"
 
@@ -85,12 +85,6 @@ def _packets(path, kind: str) -> list[bytes]:
         return [bytes(packet) for packet in container.demux(stream) if packet.size]
 
 
-def _decoded_audio(path) -> tuple[np.ndarray, int, str]:
-    with av.open(str(path)) as container:
-        stream = container.streams.audio[0]
-        resampler = av.AudioResampler(format="flt", layout="mono", rate=stream.codec_context.sample_rate)
-        planes = [out.to_ndarray()[0] for frame in container.decode(stream) for out in resampler.resample(frame)]
-        return np.concatenate(planes), stream.codec_context.sample_rate, stream.codec_context.name
 
 
 @pytest.mark.parametrize(("suffix", "video_codec", "audio_codec"), [(".mp4", "libx264", "aac"),
@@ -105,7 +99,7 @@ def test_the_sound_track_is_muxed_with_the_video_untouched(narrated, tmp_path, s
     add_sound_track(silent, track, TRACK_RATE, voiced)
     assert silent.read_bytes() == before
     assert _packets(voiced, "video") == _packets(silent, "video")
-    samples, rate, name = _decoded_audio(voiced)
+    samples, rate, name = decoded_audio(voiced)
     assert name == audio_codec and rate == TRACK_RATE
     assert abs(len(samples) / rate - len(track) / TRACK_RATE) < 0.1
     loudness, peak = ebur128(samples, rate)
