@@ -17,8 +17,7 @@ from scenes.render.running.produce import render_job
 from scenes.render.settings import RenderSettings
 from scenes.render.specs import spec_class
 from scenes.render.voice.timed_text import parse_vtt
-from tests.render.test_voice import ebur128
-from tests.render.test_voice_timing import _decoded_audio
+from tests.audio_readback import decoded_audio, ebur128
 
 NARRATED = "layernorm-2d/layernorm-2d.en.dark.voice-en.480p15.mp4"
 
@@ -32,7 +31,7 @@ def test_a_narrated_render_has_its_voice(run, tmp_path, monkeypatch):
     with av.open(str(video)) as container:
         assert [stream.type for stream in container.streams] == ["video", "audio"]
         seconds = container.duration / 1e6
-    samples, rate, codec = _decoded_audio(video)
+    samples, rate, codec = decoded_audio(video)
     assert codec == "aac" and abs(len(samples) / rate - seconds) < 0.2
     loudness, peak = ebur128(samples, rate)
     assert abs(loudness + 16.0) <= 0.5 and peak <= -1.0, (loudness, peak)
@@ -90,7 +89,7 @@ def test_a_narrated_lecture_keeps_one_track_and_its_chapters(tmp_path, monkeypat
         assert [stream.type for stream in container.streams if stream.type != "data"] == ["video", "audio"]
         assert [chapter["metadata"]["title"] for chapter in container.chapters()] == [
             entry(job.scene_id).title("en").replace("$", "") for job in jobs]
-    samples, rate, codec = _decoded_audio(lecture.path)
+    samples, rate, codec = decoded_audio(lecture.path)
     assert codec == "aac" and abs(len(samples) / rate - lecture.duration) < 0.2
     loudness, peak = ebur128(samples, rate)
     assert abs(loudness + 16.0) <= 0.5 and peak <= -1.0, (loudness, peak)
