@@ -84,10 +84,25 @@ class TerminalReporter(Reporter):
                 if gif.get("max_size"):
                     budget = f", within --max-size {gif['max_size']:,} B" if gif.get("fits_budget") else ", over budget"
                 note = (f", {gif['width']}×{gif['height']}, {result.record['size_bytes'] / 1e3:.0f} kB at "
-                        f"{gif['ssim_method'].split(' (')[0]} {gif['ssim']:.4f}{budget}")
+                        f"{gif['ssim_method'].split(' (')[0]} {gif['ssim']:.4f}{budget}{left_out_note(gif)}")
             self.console.print(f"  [green]made[/]    {result.job.relative_path} ({result.seconds:.1f} s{note})")
         else:
             click.echo(f"  failed  {result.job.scene_id}: {result.error}", err=True)
+
+
+def left_out_note(gif: dict) -> str:
+    """What a web animation left out as too small to read at its width, and the width that keeps it.
+
+    >>> left_out_note({"text_left_out": ["a", "b"], "all_text_legible_from": 921})
+    '; 2 texts too small to read at this width left out (--width 921 keeps every text)'
+    >>> left_out_note({"text_left_out": []})
+    ''
+    """
+    count = len(gif.get("text_left_out") or [])
+    if not count:
+        return ""
+    return (f"; {count} text{'s' * (count != 1)} too small to read at this width left out "
+            f"(--width {gif['all_text_legible_from']} keeps every text)")
 
 
 def batch_title(total: int, matrix: tuple[int, int, int] | None, where: str | None) -> str:

@@ -91,13 +91,18 @@ def dot_at(plane, vector, color: str, radius: float = 0.07) -> Dot:
     return Dot(to_points(plane, vector), radius=radius, color=color)
 
 
+class LegendRow(VGroup):
+    """A colour swatch and the text that names it: a swatch says nothing without its text, so
+    wherever the text is not drawn (too small to read in a web animation) neither is the swatch."""
+
+
 def legend(rows, lang: str, text_color: str, font_size: float = 24) -> VGroup:
     """Rows of (colour, Typst markup) as colour swatches with text, left-aligned."""
     items = []
     for color, markup in rows:
         swatch = Line(LEFT * 0.2, RIGHT * 0.2, color=color, stroke_width=8)
         label = text_mobject(markup, lang, text_color, font_size)
-        items.append(VGroup(swatch, label).arrange(RIGHT, buff=0.18))
+        items.append(LegendRow(swatch, label).arrange(RIGHT, buff=0.18))
     return VGroup(*items).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
 
 

@@ -10,7 +10,9 @@ through ``CairoRenderer(camera_class=…, file_writer_class=…)``. What it chan
   per animation before a part's range; the first animation rendered saves its own static image,
   so nothing drawn before is ever shown;
 * a :class:`PlayHooks` (a split part's side of the hand-off) is asked around each animation,
-  whether to skip one, and at each frame drawn.
+  whether to skip one, and at each frame drawn;
+* before each frame and each play's still layers its camera (one of :mod:`.cameras`) looks at the
+  scene whole (``look_at``): a web animation's camera leaves out text too small to read.
 """
 
 from __future__ import annotations
@@ -70,7 +72,14 @@ class PipelineRenderer(CairoRenderer):
         self.playing = None  # the scene whose animation is playing
 
     # ------------------------------------------------------------------ drawing
+    def _look_at(self, scene) -> None:
+        """Let a pipeline camera (:mod:`.cameras`) see the scene whole before it draws; Manim's own
+        cameras, which tests hand in to compare with Manim's frames, have nothing to look at."""
+        if hasattr(self.camera, "look_at"):
+            self.camera.look_at(scene)
+
     def save_static_frame_data(self, scene, static_mobjects):
+        self._look_at(scene)
         moving = scene.moving_mobjects  # chosen by the scene as the play began
         self.overlay = None if self.skip_animations or not moving else still_overlay(scene, scene.animations, moving)
         self.overlay_moving = moving
@@ -82,6 +91,7 @@ class PipelineRenderer(CairoRenderer):
     def update_frame(self, scene, mobjects=None, include_submobjects=True, ignore_skipping=True, **kwargs):
         if self.skip_animations and not self.draws_while_skipping:
             return None
+        self._look_at(scene)
         if self.overlay is None or mobjects is not self.overlay_moving:
             return super().update_frame(scene, mobjects, include_submobjects, ignore_skipping, **kwargs)
         if self.skip_animations and not ignore_skipping:

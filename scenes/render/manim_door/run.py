@@ -18,7 +18,7 @@ from scenes.kit.base import Speech, scene_config
 from scenes.kit.frame_layout import frame_size
 from scenes.kit.registry import entry
 from scenes.kit.spec import SceneSpec
-from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera
+from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera, camera_for_animation
 from scenes.render.manim_door.encoder import encoder_config
 from scenes.render.manim_door.renderer import PipelineRenderer, PlayHooks
 from scenes.render.manim_door.writer import FrameSequenceWriter, HeldFrameFileWriter
@@ -45,6 +45,8 @@ class ManimOutput:
     repeats: list[int] = field(default_factory=list)
     frame_rate: float = 15.0
     spoken: list[tuple[str, float]] = field(default_factory=list)  # (step, scene time its speech starts)
+    left_out: list[tuple[str, float]] = field(default_factory=list)  # (text, font size) too small to read, not drawn
+    legible_from: int | None = None  # the least animation width that would draw every text left out
 
 
 def camera_for(scene_class: type) -> type:
@@ -81,12 +83,17 @@ def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, ver
 
 
 def _scene(scene_id: str, spec: SceneSpec, *, writer: type, skip: bool = False, draws_while_skipping: bool = True,
-           hooks: PlayHooks | None = None, speech: Speech | None = None):
-    """The scene of ``scene_id`` with ``spec``, built on the pipeline's renderer (inside a tempconfig)."""
+           hooks: PlayHooks | None = None, speech: Speech | None = None, shown_width: int | None = None):
+    """The scene of ``scene_id`` with ``spec``, built on the pipeline's renderer (inside a tempconfig);
+    with ``shown_width``, the frames of a web animation shown that many pixels wide (no text too
+    small to read there is drawn)."""
     logger.setLevel(config.verbosity)
     scene_class = entry(scene_id).load()
+    camera = camera_for(scene_class)
+    if shown_width is not None:
+        camera = camera_for_animation(camera, shown_width, spec.lang)
     with tempconfig(scene_config(spec)):  # the camera takes the theme's background from it
-        renderer = PipelineRenderer(camera_class=camera_for(scene_class), file_writer_class=writer,
+        renderer = PipelineRenderer(camera_class=camera, file_writer_class=writer,
                                     skip_animations=skip, draws_while_skipping=draws_while_skipping, hooks=hooks)
     if speech is None:  # a silent scene is built exactly as before narration existed
         return scene_class(spec=spec, renderer=renderer, skip_animations=skip)
@@ -95,10 +102,12 @@ def _scene(scene_id: str, spec: SceneSpec, *, writer: type, skip: bool = False, 
 
 def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, *, still: bool = False,
               frames: bool = False, frame_rate: int | None = None, verbose: bool = False,
-              speech: Speech | None = None) -> ManimOutput:
+              speech: Speech | None = None, shown_width: int | None = None) -> ManimOutput:
     """Render ``scene_id`` with ``spec`` into ``scratch``: a video (``settings.format``), the last
-    frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``); with ``speech``, a
-    narrated scene (the sound track is the caller's: see ``ManimOutput.spoken``)."""
+    frame (``still``) or a lossless PNG sequence (``frames``, at ``frame_rate``, for a web animation
+    shown ``shown_width`` pixels wide: text too small to read there is left out, see
+    ``ManimOutput.left_out``); with ``speech``, a narrated scene (the sound track is the caller's:
+    see ``ManimOutput.spoken``)."""
     video = not still and not frames
     options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
         "format": "png-sequence" if frames else settings.format,
@@ -109,14 +118,14 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
         options["frame_rate"] = frame_rate
     writer = FrameSequenceWriter if frames else HeldFrameFileWriter if video else SceneFileWriter
     with tempconfig(options):
-        scene = _scene(scene_id, spec, writer=writer, skip=still, speech=speech)
+        scene = _scene(scene_id, spec, writer=writer, skip=still, speech=speech, shown_width=shown_width if frames else None)
         scene.render()
         writer = scene.renderer.file_writer
         plan = writer.output_plan
         steps = [step.as_dict() for step in scene.steps]
         if frames:
             return ManimOutput(None, None, float(scene.time), steps, Path(plan.image_sequence_dir), writer.repeats,
-                               float(config.frame_rate))
+                               float(config.frame_rate), **_legibility(scene.renderer.camera, shown_width))
         artifact = writer.image_file_path if still else plan.primary_artifact
         if artifact is None or not Path(artifact).is_file():
             raise RuntimeError(f"manim wrote no {'png' if still else settings.format} file")
@@ -125,6 +134,13 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
             subtitles = None
         return ManimOutput(Path(artifact), Path(subtitles) if subtitles else None, float(scene.time), steps,
                            spoken=list(scene.spoken))
+
+
+def _legibility(camera, shown_width: int | None) -> dict:
+    """What a web animation's camera left out as too small to read (nothing without ``shown_width``)."""
+    if shown_width is None:
+        return {}
+    return {"left_out": camera.left_out, "legible_from": camera.legible_from}
 
 
 @dataclass(frozen=True)

@@ -68,5 +68,6 @@ def make_animation(job, output, scratch: Path) -> tuple[list[tuple[Path, str]], 
     stats, details = ENCODERS[options.format](frames, target, width, options)
     details = {"format": options.format} | details | {
         "width": stats.width, "height": stats.height,
-        "ssim": round(ssim_of_animation(target, frames()), 4), "ssim_method": method_name()}
+        "ssim": round(ssim_of_animation(target, frames()), 4), "ssim_method": method_name(),
+        "text_left_out": [text for text, _ in output.left_out], "all_text_legible_from": output.legible_from}
     return [(target, job.relative_path)], {"gif": details}

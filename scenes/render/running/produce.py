@@ -86,7 +86,7 @@ def _render_with_manim(job: RenderJob, scratch: Path, verbose: bool) -> tuple[li
     settings = job.settings_for_output
     if job.gif is not None:
         output = run_manim(job.scene_id, job.spec, settings, scratch, frames=True,
-                           frame_rate=30 if job.gif.fps > 15 else 15, verbose=verbose)
+                           frame_rate=30 if job.gif.fps > 15 else 15, verbose=verbose, shown_width=job.animation_width)
         produced, extra = make_animation(job, output, scratch)
         return produced, output.duration, extra | {"steps": output.steps}
     extra: dict = {}
