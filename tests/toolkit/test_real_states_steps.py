@@ -11,6 +11,8 @@ language; these build only the kit's steps (a minute less each), so that mutatio
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +26,10 @@ from scenes.kit.real_states import STATES_DIR, as_markup, token_label, typst_lit
 from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
 
 FILE = STATES_DIR / "smollm2.safetensors"
+# One media folder for every build of this module in a process: Manim keeps each parsed Typst SVG in
+# memory by its file's path, so a second build (another test, or a mutant's run forked by mutmut
+# after the first) parses nothing again. Each process (an xdist worker) has its own folder.
+MEDIA = Path(tempfile.mkdtemp(prefix="normgeo-real-states-steps-"))
 
 
 class HandNumbers:
@@ -79,7 +85,7 @@ class Landing(DimensionAndGamma):
 
 
 def build(scene_class, tmp_path, lang="en"):
-    options = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR", "progress_bar": "none",
+    options = {"dry_run": True, "media_dir": str(MEDIA), "verbosity": "ERROR", "progress_bar": "none",
                "notify_outdated_version": False}
     with tempconfig(options):
         scene = scene_class(spec=RealStatesRmsnormSpec(lang=lang), skip_animations=True)
