@@ -249,16 +249,19 @@ class NormGeoThreeDScene(NarratedScene, ThreeDScene):
     def view_from(self, phi: float | None = None, theta: float | None = None, zoom: float | None = None) -> dict:
         """The camera settings that look from ``phi``, ``theta`` (and ``zoom``, times the layout's
         ``view_scale``; the current ones where not given) with the world's origin drawn at the height of the layout's ``view_center``: the
-        camera projects zoom·R·(x − c), so c = (0, 0, c_z) puts the origin at zoom·c_z·(R·e_z) below the
-        centre (the screen's vertical, for γ = 0). Only c_z moves: Cairo shifts the whole picture,
-        text fixed in the frame too, by c's x and y."""
+        camera draws a point x at zoom·f/(f − z)·(the first two of p), p = R·(x − c), z = p's third
+        (f the focal distance), so c = (0, 0, c_z) draws the origin at height h = zoom·f·(−c_z·u_y)/(f + c_z·u_z),
+        u = R·e_z, that is c_z = −h·f/(zoom·f·u_y + h·u_z) (the screen's vertical, for γ = 0). Only c_z
+        moves: Cairo shifts the whole picture, text fixed in the frame too, by c's x and y."""
         camera = self.renderer.camera
         phi = camera.get_phi() if phi is None else phi
         theta = camera.get_theta() if theta is None else theta
         zoom = camera.get_zoom() if zoom is None else zoom * self.layout.view_scale
         rotation = rotation_about_z(camera.get_gamma()) @ rotation_matrix(-phi, RIGHT) @ rotation_about_z(-theta - PI / 2)
-        height, lift = self.layout.view_center[1], (rotation @ np.array([0.0, 0.0, 1.0]))[1]
-        center = np.array([0.0, 0.0, -height / (zoom * lift) if height and abs(lift) > 1e-6 else 0.0])
+        height, up = self.layout.view_center[1], rotation @ np.array([0.0, 0.0, 1.0])
+        focal, lift = camera.get_focal_distance(), up[1]
+        center = np.array([0.0, 0.0, -height * focal / (zoom * focal * lift + height * up[2])
+                           if height and abs(lift) > 1e-6 else 0.0])
         return {"phi": phi, "theta": theta, "zoom": zoom, "frame_center": center}
 
     def look_from(self, **view) -> None:
