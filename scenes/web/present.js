@@ -2,7 +2,8 @@
  * every narrated step.
  *
  * Keys: Space, →, PageDown play the next step (and go on into the next scene); ←, PageUp go back
- * a step; Home the first step, End the end; T shows or hides the step's text; F full screen.
+ * a step; Home the first step, End the end; T shows or hides the step's text; F full screen; R
+ * records the step on screen in the lecturer's voice, or stops recording (scenes/web/recorder.js).
  * State on #presenter: data-state (paused|playing), data-cursor (steps done, 0 … data-total),
  * data-scene (scene id), data-step (index of the current step within its scene), data-time (the
  * pause point, seconds in the current video).
@@ -35,14 +36,18 @@
     if (lecture && lecture.chapters[sceneIndex]) { src = lecture.video; offset = lecture.chapters[sceneIndex][0]; }
     if (!src) return;
     var list = scene.steps[lang] || [];
+    var textLang = (scene.steps_lang || {})[lang] || lang;  // the language the steps' text is in
     list.forEach(function (step, i) {
       steps.push({
         scene: scene.id, title: scene.titles[lang], index: i, src: src,
         from: i === 0 ? offset : offset + list[i - 1][1], to: offset + step[1], text: step[2],
+        key: step[3] || '', lang: textLang,
       });
     });
   });
   root.setAttribute('data-total', String(steps.length));
+  var recordable = steps.filter(function (step) { return step.key; }).length;
+  var recorder = window.NormGeoRecorder ? window.NormGeoRecorder(root, video, lang) : null;
 
   // a language with nothing rendered plays another language's videos (and its text): say which
   var shownLangs = {};
@@ -87,6 +92,7 @@
     titleNode.textContent = shown.title;
     textNode.textContent = shown.text;
     statusNode.textContent = t('present.status', { done: playing ? cursor + 1 : Math.max(cursor, 1), total: steps.length });
+    if (recorder) recorder.show(shown, recordable);
   }
 
   function pauseAt(time) {
@@ -154,12 +160,15 @@
   document.addEventListener('keydown', function (event) {  // the hint stays in the bar below the picture
     if (event.altKey || event.ctrlKey || event.metaKey || !steps.length) return;
     var key = event.key;
+    // Space or Enter on a focused button (reached with Tab) presses that button
+    if ((key === ' ' || key === 'Enter') && event.target && event.target.tagName === 'BUTTON') return;
     if (key === ' ' || key === 'Spacebar' || key === 'ArrowRight' || key === 'PageDown') { next(); }
     else if (key === 'ArrowLeft' || key === 'PageUp') { back(); }
     else if (key === 'Home') { goTo(0); }
     else if (key === 'End') { goTo(steps.length); }
     else if (key === 't' || key === 'T') { textNode.hidden = !textNode.hidden; }
     else if (key === 'f' || key === 'F') { fullScreen(); }
+    else if ((key === 'r' || key === 'R') && recorder) { recorder.toggle(); }
     else return;
     event.preventDefault();
   });

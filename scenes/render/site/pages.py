@@ -100,11 +100,13 @@ def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: 
     """Presenter mode's data: every language's steps and videos, the lecture when there is one."""
     deck = {"scenes": [], "lectures": {}}
     for scene in scenes:
-        entry = {"id": scene.id, "titles": {}, "steps": {}, "video": {}}
+        entry = {"id": scene.id, "titles": {}, "steps": {}, "steps_lang": {}, "video": {}}
         for lang in LANGS:
             video_lang = language_for(scene.media, VIDEO_KINDS, lang, default_lang)
             entry["titles"][lang] = inline_math(scene_text(scene.titles, lang, default_lang))
-            entry["steps"][lang] = [[s.start, s.end, s.text] for s in scene_steps(scene, lang, video_lang, default_lang)[1]]
+            steps_lang, steps = scene_steps(scene, lang, video_lang, default_lang)
+            entry["steps"][lang] = [[s.start, s.end, s.text, s.key] for s in steps]
+            entry["steps_lang"][lang] = steps_lang  # the language the steps' text is in (a recording's)
             entry["video"][lang] = {theme: placed.url(scene, item) for theme, item in pick(scene.media, "video", video_lang).items()}
         deck["scenes"].append(entry)
     for lecture in lectures:
