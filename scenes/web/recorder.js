@@ -69,6 +69,14 @@
       messageNode.hidden = !key;
     }
 
+    function showFile(path) {  // the words around the path, the path as code
+      if (!path) { fileNode.textContent = t('present.rec.no-key'); return; }
+      var parts = t('present.rec.file', { path: '\u0000' }).split('\u0000');
+      var code = document.createElement('code');
+      code.textContent = path;
+      fileNode.replaceChildren(parts[0], code, parts[1] || '');
+    }
+
     function render() {
       var path = session ? session.path : pathOf(step);
       var kept = recordings[path];
@@ -80,7 +88,7 @@
       recordButton.disabled = !path || state === 'asking' || state === 'converting';
       playButton.disabled = !kept || state !== 'idle';
       saveButton.disabled = !Object.keys(recordings).length || state !== 'idle';
-      fileNode.textContent = path ? t('present.rec.file', { path: path }) : t('present.rec.no-key');
+      showFile(path);
       if (state === 'recording') stateNode.textContent = t('present.rec.recording', { seconds: seconds((performance.now() - session.started) / 1000) });
       else if (state === 'asking' || state === 'converting') stateNode.textContent = t('present.rec.wait');
       else stateNode.textContent = kept ? t('present.rec.length', { seconds: seconds(kept.seconds) }) : t('present.rec.none');

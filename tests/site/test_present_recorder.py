@@ -20,7 +20,7 @@ from scenes.render.site import SiteMedia, SiteScene, SiteStep, build_site
 from scenes.render.voice.audio_file import read_audio
 from scenes.render.voice.choice import RecordingsFolder
 from scenes.render.voice.recordings import check_recordings, recording_path
-from tests.site.conftest import CHROMIUM, CHROMIUM_ARGS, PageProblems, write_video
+from tests.site.conftest import CHROMIUM, CHROMIUM_ARGS, PageProblems, axe_violations, write_video
 
 TONE_HZ = 440.0
 SCENE = "scale-invariance"   # the fewest narrated steps (with batch-dependence): five
@@ -260,5 +260,13 @@ def test_the_page_writes_wav_and_zip_that_python_reads(mic_browser, site):
         assert archive.read("recordings/a/b.en.wav") == bytes(written["wav"]) and archive.read("recordings/a/ü.txt") == b"hi"
         info = archive.getinfo("recordings/a/b.en.wav")
         assert info.compress_type == zipfile.ZIP_STORED and info.date_time == (2026, 12, 1, 15, 4, 30)
+    page.problems.check()
+    page.context.close()
+
+
+def test_the_recorder_has_no_serious_accessibility_problems(mic_browser, site):
+    page = open_presenter(mic_browser, site, "?lang=ru")
+    record(page, 0.4)
+    assert axe_violations(page) == []
     page.problems.check()
     page.context.close()
