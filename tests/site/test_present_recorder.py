@@ -8,18 +8,22 @@ Without a microphone (refused, or none) the page says so in one line and present
 from __future__ import annotations
 
 import io
+import json
 import wave
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from scenes.cli.main import cli
 from scenes.render.errors import InputError
 from scenes.render.site import SiteMedia, SiteScene, SiteStep, build_site
 from scenes.render.voice.audio_file import read_audio
 from scenes.render.voice.choice import RecordingsFolder
 from scenes.render.voice.recordings import check_recordings, recording_path
+from tests.audio_readback import decoded_audio, speech_onsets
 from tests.site.conftest import CHROMIUM, CHROMIUM_ARGS, PageProblems, axe_violations, write_video
 
 TONE_HZ = 440.0
@@ -270,3 +274,33 @@ def test_the_recorder_has_no_serious_accessibility_problems(mic_browser, site):
     assert axe_violations(page) == []
     page.problems.check()
     page.context.close()
+
+
+@pytest.mark.render
+def test_a_scene_rendered_with_the_saved_folder_speaks_the_recordings(mic_browser, site, tmp_path, monkeypatch):
+    """Every step of the scene recorded in the page, saved, unpacked, and `normgeo render -q l
+    --voice recordings:DIR` of that folder as saved: the MP4's sound track (AAC) is the tone, and
+    it begins at each step's start the render recorded."""
+    page = open_presenter(mic_browser, site)
+    for index in range(len(KEYS)):
+        if index:
+            step_on(page, 2 if index == 1 else 1)
+        assert record(page, 1.0)["file"] == f"{SCENE}/{KEYS[index]}.en.wav"
+    assert len(save(page, tmp_path / "saved")) == len(KEYS)
+    page.problems.check()
+    page.context.close()
+    out = tmp_path / "out"
+    monkeypatch.setenv("NORMGEO_SPEECH_CACHE", str(tmp_path / "speech"))
+    result = CliRunner().invoke(cli, ["render", SCENE, "-q", "l", "--voice", f"recordings:{tmp_path / 'saved' / 'recordings'}",
+                                      "--out", str(out), "--jobs", "1"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    artifacts = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
+    (name, entry), = [(name, entry) for name, entry in artifacts.items() if name.endswith(".mp4")]
+    samples, rate, codec = decoded_audio(out / name)
+    assert codec == "aac" and abs(len(samples) / rate - entry["duration_s"]) < 0.1
+    assert [said["step"] for said in entry["speech"]] == KEYS
+    starts = [step["start"] for step in entry["steps"]]
+    assert speech_onsets(samples, rate) == pytest.approx(starts, abs=0.05)  # each recording where its step starts
+    for step in entry["steps"]:
+        spoken = samples[int((step["start"] + 0.2) * rate) : int((step["start"] + 0.8) * rate)]
+        assert abs(dominant_hz(spoken, rate) - TONE_HZ) < 2.0, step["key"]
