@@ -2,7 +2,8 @@
  * every narrated step.
  *
  * Keys: Space, →, PageDown play the next step (and go on into the next scene); ←, PageUp go back
- * a step; Home the first step, End the end; T shows or hides the step's text; F full screen; R
+ * a step; Home the first step, End the end; T shows or hides the step's text; C the captions, the
+ * word being said lit (scenes/web/present-captions.js; ?captions=1 starts with them); F full screen; R
  * records the step on screen in the lecturer's voice, or stops recording (scenes/web/recorder.js).
  * State on #presenter: data-state (paused|playing), data-cursor (steps done, 0 … data-total),
  * data-scene (scene id), data-step (index of the current step within its scene), data-time (the
@@ -25,6 +26,9 @@
   var LANG_OF_FILE = /(?:^|\/)(?:video|lecture)\.(en|zh|ru)\.(?:dark|light)\./;  // the site's media names
   var theme = NG.effectiveTheme();
   if (query.get('text') === '1') textNode.hidden = false;
+  var captions = window.NormGeoCaptions(root.querySelector('[data-out="captions"]'), video);
+  var cuesOf = {};         // video file → its cues [start, end, text, shift]
+  root.setAttribute('data-captions', query.get('captions') === '1' ? 'on' : 'off');
 
   // ---- the steps, in lecture order: each plays [from, to] of one video
   var steps = [];
@@ -35,6 +39,7 @@
     var offset = 0;
     if (lecture && lecture.chapters[sceneIndex]) { src = lecture.video; offset = lecture.chapters[sceneIndex][0]; }
     if (!src) return;
+    cuesOf[src] = (cuesOf[src] || []).concat(((scene.cues || {})[lang] || []).map(function (cue) { return cue.concat([offset]); }));
     var list = scene.steps[lang] || [];
     var textLang = (scene.steps_lang || {})[lang] || lang;  // the language the steps' text is in
     list.forEach(function (step, i) {
@@ -67,6 +72,7 @@
   function show(src, time, then) {
     if (video.getAttribute('src') !== src) {
       video.setAttribute('src', src);
+      captions.set(cuesOf[src] || []);
       pending = function () { video.currentTime = time; if (then) then(); };
       video.addEventListener('loadedmetadata', function once() {
         video.removeEventListener('loadedmetadata', once);
@@ -167,6 +173,7 @@
     else if (key === 'Home') { goTo(0); }
     else if (key === 'End') { goTo(steps.length); }
     else if (key === 't' || key === 'T') { textNode.hidden = !textNode.hidden; }
+    else if (key === 'c' || key === 'C') { root.setAttribute('data-captions', root.getAttribute('data-captions') === 'on' ? 'off' : 'on'); }
     else if (key === 'f' || key === 'F') { fullScreen(); }
     else if ((key === 'r' || key === 'R') && recorder) { recorder.toggle(); }
     else return;

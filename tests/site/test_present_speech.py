@@ -2,11 +2,13 @@
 presenter mode plays the narrated video with its sound on, and every stop it makes falls after
 that step's speech has ended — read from the sound track itself (decoded by PyAV), not from the
 times the render recorded: the 0.3 s before each stop are quiet, each step's span holds speech,
-and speech begins within a moment of where the presenter resumes."""
+and speech begins within a moment of where the presenter resumes. Its captions (C) light the word
+being said at the time the WebVTT's word timestamp gives."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -73,3 +75,43 @@ def wait_paused_at_long(page, cursor: int) -> float:
         "(c) => { const r = document.getElementById('presenter'); return r.dataset.state === 'paused' && +r.dataset.cursor === c; }",
         arg=cursor, timeout=60000)
     return wait_paused_at(page, cursor)["time"]
+
+
+STAMP = re.compile(r"<(\d{2}:\d{2}:\d{2}\.\d{3})>")
+
+
+def vtt_words(path: Path) -> list[tuple[float, list[tuple[float, str]]]]:
+    """(cue end, [(moment, word)]) of each cue: its first word from the cue's start, every other from
+    the timestamp before it (read with a regular expression, not the pipeline's parser)."""
+    clock = lambda text: sum(float(part) * 60**i for i, part in enumerate(reversed(text.split(":"))))  # noqa: E731
+    cues = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        lines = block.strip().splitlines()
+        timing = next((i for i, line in enumerate(lines) if "-->" in line), None)
+        if timing is None:
+            continue
+        start, end = (clock(part.strip().split(" ")[0]) for part in lines[timing].split("-->"))
+        body = " ".join(lines[timing + 1 :])
+        texts = STAMP.split(body)  # word, stamp, word, stamp, …, word
+        words = [(start, texts[0].strip())] + [(clock(texts[i]), texts[i + 1].strip()) for i in range(1, len(texts) - 1, 2)]
+        cues.append((end, [(moment, word) for moment, word in words if word]))
+    return cues
+
+
+def test_the_captions_light_the_word_being_said(narrated_site, open_page):
+    out, video = narrated_site
+    page = open_page(out / "site" / "present.html", query="?lang=en&captions=1", color_scheme="dark")
+    page.wait_for_function("document.getElementById('present-video').readyState >= 1", timeout=30000)
+    cues = [cue for cue in vtt_words(video.with_suffix(".vtt")) if len(cue[1]) >= 4]
+    assert len(cues) >= 3, "the narrated render's WebVTT has too few word timestamps"
+    for end, words in (cues[0], cues[len(cues) // 2], cues[-1]):
+        for k in (0, 2, len(words) - 1):
+            moment = (words[k][0] + (words[k + 1][0] if k + 1 < len(words) else end)) / 2
+            page.evaluate("(t) => { document.getElementById('present-video').currentTime = t; }", moment)
+            page.wait_for_function(
+                "(w) => document.querySelector('[data-out=\"captions\"]').dataset.word === w", arg=words[k][1], timeout=5000)
+            lit = page.evaluate("""() => [...document.querySelectorAll('[data-out="captions"] span')].map(s => s.className)""")
+            assert lit == ["ng-said"] * k + ["ng-saying"] + ["ng-to-say"] * (len(words) - k - 1), (moment, lit)
+            assert page.locator('[data-out="captions"]').is_visible()
+    page.keyboard.press("c")  # C hides them
+    assert page.locator('[data-out="captions"]').is_hidden()
