@@ -51,8 +51,7 @@
     });
   });
   root.setAttribute('data-total', String(steps.length));
-  var recordable = steps.filter(function (step) { return step.key; }).length;
-  var recorder = window.NormGeoRecorder ? window.NormGeoRecorder(root, video, lang) : null;
+  var recorder = window.NormGeoRecorder ? window.NormGeoRecorder(root, video, lang, steps) : null;
 
   // a language with nothing rendered plays another language's videos (and its text): say which
   var shownLangs = {};
@@ -98,7 +97,7 @@
     titleNode.textContent = shown.title;
     textNode.textContent = shown.text;
     statusNode.textContent = t('present.status', { done: playing ? cursor + 1 : Math.max(cursor, 1), total: steps.length });
-    if (recorder) recorder.show(shown, recordable);
+    if (recorder) recorder.show(shown);
   }
 
   function pauseAt(time) {

@@ -20,6 +20,8 @@
   'use strict';
   var NG = window.NormGeo;
   var ZIP_FOLDER = 'recordings/';
+  // the layout recordings:DIR reads, at the end of a path in the folder chosen: scene, step, language, format
+  var RECORDING = /(?:^|\/)([a-z0-9-]+)\/([A-Za-z0-9_-]+)\.(en|zh|ru)\.(wav|flac|ogg|mp3)$/i;
 
   function canRecord() {
     return !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder &&
@@ -34,7 +36,7 @@
   }
 
   /** The recorder of the bar in ``root``; ``show(step)`` points it at the step on screen. */
-  window.NormGeoRecorder = function (root, video, lang) {
+  window.NormGeoRecorder = function (root, video, lang, steps) {
     var t = function (key, vars) { return NG.t(lang, key, vars); };
     var box = root.querySelector('[data-out="recorder"]');
     var recordButton = box.querySelector('[data-act="record"]');
@@ -47,8 +49,12 @@
     var textNode = root.querySelector('[data-out="step-text"]');
     var audio = root.querySelector('[data-out="rec-audio"]');
     var saveLink = root.querySelector('[data-out="rec-save"]');
-    var recordings = {};      // file path → {bytes, url, seconds}
-    var total = 0;            // steps that have a key (can be recorded)
+    var openButton = box.querySelector('[data-act="open"]');
+    var openInput = root.querySelector('[data-out="rec-open"]');
+    var recordings = {};      // <scene>/<step>.<lang> → {bytes, ext, url, seconds}
+    var ours = {};            // the same names of this presenter's steps
+    steps.forEach(function (s) { if (s.key) ours[nameOf(s)] = true; });
+    var total = Object.keys(ours).length;
     var step = null;          // the step on screen
     var state = 'idle';
     var session = null;       // {recorder, stream, path, started, timer, textWasHidden}
@@ -59,9 +65,20 @@
     box.querySelector('[data-out="rec-label"]').textContent = t('present.rec.label');
     playButton.textContent = t('present.rec.play');
     saveButton.textContent = t('present.rec.save');
+    openButton.textContent = t('present.rec.open');
     box.hidden = false;
 
-    function pathOf(s) { return s && s.key ? s.scene + '/' + s.key + '.' + s.lang + '.wav' : ''; }
+    function nameOf(s) { return s && s.key ? s.scene + '/' + s.key + '.' + s.lang : ''; }
+    function fileOf(name) { return name ? name + '.' + (recordings[name] ? recordings[name].ext : 'wav') : ''; }
+    function keep(name, bytes, ext, duration) {
+      if (recordings[name]) URL.revokeObjectURL(recordings[name].url);
+      recordings[name] = { bytes: bytes, ext: ext, seconds: duration,
+                           url: URL.createObjectURL(new Blob([bytes], { type: 'audio/' + (ext === 'mp3' ? 'mpeg' : ext) })) };
+    }
+    function decode(bytes) {
+      context = context || new (window.AudioContext || window.webkitAudioContext)();
+      return context.decodeAudioData(bytes.slice(0).buffer);
+    }
     function seconds(x) { return NG.fixed(x, 1); }
 
     function say(key, vars) {
@@ -78,27 +95,30 @@
     }
 
     function render() {
-      var path = session ? session.path : pathOf(step);
-      var kept = recordings[path];
+      var name = session ? session.name : nameOf(step);
+      var kept = recordings[name];
+      var path = session ? name + '.wav' : fileOf(name);
+      var done = Object.keys(recordings).filter(function (n) { return ours[n]; }).length;
       root.setAttribute('data-rec', state);
-      root.setAttribute('data-rec-count', String(Object.keys(recordings).length));
+      root.setAttribute('data-rec-count', String(done));
       root.setAttribute('data-rec-file', path);
       recordButton.textContent = t(state === 'recording' ? 'present.rec.stop' : kept ? 'present.rec.again' : 'present.rec.record');
       recordButton.setAttribute('aria-pressed', state === 'recording' ? 'true' : 'false');
-      recordButton.disabled = !path || state === 'asking' || state === 'converting';
+      recordButton.disabled = !name || state === 'asking' || state === 'converting';
       playButton.disabled = !kept || state !== 'idle';
       saveButton.disabled = !Object.keys(recordings).length || state !== 'idle';
+      openButton.disabled = state !== 'idle';
       showFile(path);
       if (state === 'recording') stateNode.textContent = t('present.rec.recording', { seconds: seconds((performance.now() - session.started) / 1000) });
       else if (state === 'asking' || state === 'converting') stateNode.textContent = t('present.rec.wait');
       else stateNode.textContent = kept ? t('present.rec.length', { seconds: seconds(kept.seconds) }) : t('present.rec.none');
-      countNode.textContent = t('present.rec.count', { done: Object.keys(recordings).length, total: total });
+      countNode.textContent = t('present.rec.count', { done: done, total: total });
     }
 
     function start() {
       if (!canRecord()) { say('present.rec.unsupported'); return; }
-      var path = pathOf(step);
-      if (!path) return;
+      var name = nameOf(step);
+      if (!name) return;
       audio.pause();
       state = 'asking';
       say(null);
@@ -107,10 +127,10 @@
         .then(function (stream) {
           var recorder = new MediaRecorder(stream);
           var parts = [];
-          session = { recorder: recorder, stream: stream, path: path, started: performance.now(),
+          session = { recorder: recorder, stream: stream, name: name, started: performance.now(),
                       muted: video.muted, textWasHidden: textNode.hidden };
           recorder.addEventListener('dataavailable', function (event) { if (event.data.size) parts.push(event.data); });
-          recorder.addEventListener('stop', function () { finish(new Blob(parts, { type: recorder.mimeType }), path); });
+          recorder.addEventListener('stop', function () { finish(new Blob(parts, { type: recorder.mimeType }), name); });
           video.muted = true;
           textNode.hidden = false;
           recorder.start();
@@ -134,7 +154,7 @@
       session.stream.getTracks().forEach(function (track) { track.stop(); });
     }
 
-    function finish(blob, path) {
+    function finish(blob, name) {
       var ended = session;
       var restore = function () {
         video.muted = ended.muted;
@@ -143,16 +163,12 @@
         state = 'idle';
         render();
       };
-      context = context || new (window.AudioContext || window.webkitAudioContext)();
       blob.arrayBuffer()
-        .then(function (bytes) { return context.decodeAudioData(bytes); })
+        .then(function (bytes) { return decode(new Uint8Array(bytes)); })
         .then(function (buffer) {
           var channels = [];
           for (var c = 0; c < buffer.numberOfChannels; c++) channels.push(buffer.getChannelData(c));
-          var bytes = window.NormGeoFiles.wav(channels, buffer.sampleRate);
-          if (recordings[path]) URL.revokeObjectURL(recordings[path].url);
-          recordings[path] = { bytes: bytes, seconds: buffer.duration,
-                               url: URL.createObjectURL(new Blob([bytes], { type: 'audio/wav' })) };
+          keep(name, window.NormGeoFiles.wav(channels, buffer.sampleRate), 'wav', buffer.duration);
           unsaved = true;
           restore();
         })
@@ -163,7 +179,7 @@
     }
 
     function play() {
-      var kept = recordings[pathOf(step)];
+      var kept = recordings[nameOf(step)];
       if (!kept || state !== 'idle') return;
       audio.src = kept.url;
       audio.currentTime = 0;
@@ -171,36 +187,68 @@
     }
 
     function save() {
-      var paths = Object.keys(recordings).sort();
-      if (!paths.length) return;
-      var bytes = window.NormGeoFiles.zip(paths.map(function (path) { return { path: ZIP_FOLDER + path, bytes: recordings[path].bytes }; }));
+      var names = Object.keys(recordings).sort();
+      if (!names.length) return;
+      var bytes = window.NormGeoFiles.zip(names.map(function (name) { return { path: ZIP_FOLDER + fileOf(name), bytes: recordings[name].bytes }; }));
       if (saveLink.href) URL.revokeObjectURL(saveLink.href);
       saveLink.href = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
       saveLink.download = 'recordings.zip';
       saveLink.click();
       unsaved = false;
-      say('present.rec.saved', { count: paths.length });
+      say('present.rec.saved', { count: names.length });
+    }
+
+    /** Take in a folder of recordings chosen in the page (one saved before, unpacked): every file
+     *  named <scene>/<step>.<lang>.<wav|flac|ogg|mp3> that decodes is kept (a step's own replaces
+     *  the one recorded here), also those of scenes this presenter does not show (saved with the rest). */
+    function open(files) {
+      var found = files.map(function (file) { return { file: file, match: RECORDING.exec(file.webkitRelativePath || file.name) }; })
+        .filter(function (item) { return item.match; });
+      var skipped = files.length - found.length;
+      state = 'converting';
+      say(null);
+      render();
+      var bad = [];
+      Promise.all(found.map(function (item) {
+        var bytes;
+        return item.file.arrayBuffer()
+          .then(function (buffer) { bytes = new Uint8Array(buffer); return decode(bytes); })
+          .then(function (audioBuffer) { return { item: item, bytes: bytes, seconds: audioBuffer.duration }; })
+          .catch(function () { bad.push(item.file.webkitRelativePath || item.file.name); return null; });
+      })).then(function (loaded) {
+        loaded.forEach(function (got) {
+          if (!got) return;
+          var m = got.item.match;
+          keep(m[1] + '/' + m[2] + '.' + m[3], got.bytes, m[4].toLowerCase(), got.seconds);
+        });
+        var count = loaded.filter(Boolean).length;
+        state = 'idle';
+        if (bad.length) say('present.rec.open-bad', { files: bad.join(', ') });
+        else say('present.rec.opened', { count: count, skipped: skipped });
+        render();
+      });
     }
 
     function toggle() { if (state === 'recording') stop(); else if (state === 'idle') start(); }
 
     // a mouse click leaves the keyboard focus where it was, so that a clicker's Space still steps on
-    [recordButton, playButton, saveButton].forEach(function (button) {
+    [recordButton, playButton, saveButton, openButton].forEach(function (button) {
       button.addEventListener('mousedown', function (event) { event.preventDefault(); });
     });
     recordButton.addEventListener('click', toggle);
     playButton.addEventListener('click', play);
     saveButton.addEventListener('click', save);
+    openButton.addEventListener('click', function () { openInput.value = ''; openInput.click(); });
+    openInput.addEventListener('change', function () { open(Array.prototype.slice.call(openInput.files)); });
     window.addEventListener('beforeunload', function (event) {
       if (unsaved) { event.preventDefault(); event.returnValue = ''; }
     });
     if (!canRecord()) say('present.rec.unsupported');
 
     return {
-      /** Point the recorder at ``s`` ({scene, key, lang}); ``count`` steps can be recorded in all. */
-      show: function (s, count) {
-        total = count;
-        if (state === 'idle' && pathOf(s) !== pathOf(step)) audio.pause();
+      /** Point the recorder at the step ``s`` ({scene, key, lang}) on screen. */
+      show: function (s) {
+        if (state === 'idle' && nameOf(s) !== nameOf(step)) audio.pause();
         step = s;  // a recording under way keeps its own file until it stops
         render();
       },

@@ -33,10 +33,10 @@ TEXTS = {"en": [f"Step {key}." for key in KEYS], "ru": [f"Шаг {key}." for key
 STEP_S = 0.4
 
 
-def write_tone(path: Path, seconds: float = 6.0, rate: int = 48000) -> Path:
-    """A 16-bit mono WAV of a sine at TONE_HZ, half of full scale."""
+def write_tone(path: Path, seconds: float = 6.0, rate: int = 48000, hz: float = TONE_HZ) -> Path:
+    """A 16-bit mono WAV of a sine (TONE_HZ, the fake microphone's), half of full scale."""
     time = np.arange(int(seconds * rate)) / rate
-    samples = np.round(0.5 * np.sin(2 * np.pi * TONE_HZ * time) * 32767).astype("<i2")
+    samples = np.round(0.5 * np.sin(2 * np.pi * hz * time) * 32767).astype("<i2")
     with wave.open(str(path), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
@@ -304,3 +304,66 @@ def test_a_scene_rendered_with_the_saved_folder_speaks_the_recordings(mic_browse
     for step in entry["steps"]:
         spoken = samples[int((step["start"] + 0.2) * rate) : int((step["start"] + 0.8) * rate)]
         assert abs(dominant_hz(spoken, rate) - TONE_HZ) < 2.0, step["key"]
+
+
+def write_flac(path: Path, hz: float, seconds: float = 1.0, rate: int = 44100) -> Path:
+    """A FLAC file of a sine (PyAV's FLAC encoder)."""
+    import av
+
+    samples = (0.4 * np.sin(2 * np.pi * hz * np.arange(int(seconds * rate)) / rate)).astype(np.float32)
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("flac", rate=rate, layout="mono")
+        frame = av.AudioFrame.from_ndarray(np.round(samples * 32767).astype(np.int16)[None, :], format="s16", layout="mono")
+        frame.sample_rate = rate
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            container.mux(packet)
+    return path
+
+
+def test_a_folder_saved_before_is_opened_again_and_saved_whole(mic_browser, site, tmp_path):
+    """The lecturer goes on another day: the folder chosen in the page (its files as the user has
+    them, FLAC too) is taken in; a step recorded again replaces its file; the saved ZIP holds the
+    other files byte for byte, those of scenes this site does not show too, and no bad file."""
+    folder = tmp_path / "mine" / "recordings"
+    (folder / SCENE).mkdir(parents=True)
+    (folder / "layernorm-2d").mkdir()
+    flac = write_flac(folder / SCENE / "intro.en.flac", 330.0)
+    write_tone(folder / SCENE / "scale.en.wav", seconds=0.5, hz=220.0)  # replaced below by the microphone's 440 Hz
+    other = write_tone(folder / "layernorm-2d" / "line.en.wav", seconds=0.3)
+    (folder / SCENE / "direction.en.ogg").write_bytes(b"not an Ogg file")
+    (folder / "notes.txt").write_text("my takes")
+    page = open_presenter(mic_browser, site)
+    page.set_input_files('[data-out="rec-open"]', str(folder))
+    page.wait_for_function("!document.querySelector('[data-out=\"rec-message\"]').hidden", timeout=10000)
+    state = page.evaluate(REC)
+    assert state["message"] == f"These files do not decode as sound and were left out: recordings/{SCENE}/direction.en.ogg"
+    assert state["count"] == 2 and state["file"] == f"{SCENE}/intro.en.flac" and state["button"] == "Record again", state
+    assert "recorded: 1.0 s" in state["status"]
+    step_on(page, 2)
+    record(page, 0.7)  # the second step again, from the microphone
+    names = save(page, tmp_path / "saved")
+    assert sorted(names) == ["recordings/layernorm-2d/line.en.wav", f"recordings/{SCENE}/intro.en.flac",
+                             f"recordings/{SCENE}/scale.en.wav"]
+    assert names[f"recordings/{SCENE}/intro.en.flac"] == flac.read_bytes()
+    assert names["recordings/layernorm-2d/line.en.wav"] == other.read_bytes()
+    saved = tmp_path / "saved" / "recordings"
+    check_recordings(RecordingsFolder(saved), SCENE, ["intro", "scale"], "en")
+    samples, rate = read_audio(saved / SCENE / "scale.en.wav")
+    assert abs(len(samples) / rate - 0.7) < 0.4 and abs(dominant_hz(samples[len(samples) // 4 :], rate) - TONE_HZ) < 2
+    page.problems.check()
+    page.context.close()
+
+
+def test_opening_a_folder_counts_what_it_left_out(mic_browser, site, tmp_path):
+    folder = tmp_path / "takes"
+    (folder / SCENE).mkdir(parents=True)
+    write_tone(folder / SCENE / "decay.ru.wav", seconds=0.4)
+    (folder / "readme.md").write_text("x")
+    (folder / SCENE / "decay.de.wav").write_bytes((folder / SCENE / "decay.ru.wav").read_bytes())  # not a language here
+    page = open_presenter(mic_browser, site, "?lang=ru")
+    page.set_input_files('[data-out="rec-open"]', str(folder))
+    page.wait_for_function("!document.querySelector('[data-out=\"rec-message\"]').hidden", timeout=10000)
+    state = page.evaluate(REC)
+    assert state["message"].startswith("Открыто записей: 1; пропущено других файлов: 2.") and state["count"] == 1, state
+    page.problems.check()
+    page.context.close()
