@@ -2,19 +2,21 @@
  * microphone (getUserMedia + MediaRecorder), saved as the folder `normgeo render --voice
  * recordings:DIR` reads.
  *
- * For the step on screen: Record (R) starts, Stop (R again) ends it, Play listens to it, Record
- * again replaces it. While recording, the video is muted (its own sound stays out of the
- * microphone; the step may play on, to speak along with it) and the step's text is shown to read from. Each recording is decoded in the page and
- * kept as a 16-bit PCM WAV (MediaRecorder gives WebM/Opus in Chromium); "Save" downloads
- * recordings.zip, whose folder recordings/ holds <scene>/<step>.<lang>.wav, the step being the
- * `say.<step>` key of the scene's text file and lang the language of the text on screen.
+ * For the step on screen: Record (R) starts, Stop (R again) ends it, Listen plays it, Record again
+ * replaces it. While recording, the video is muted (its sound stays out of the microphone; the step
+ * may play on, to speak along with it) and the step's text is shown to read from. Each recording is
+ * decoded in the page and kept as a 16-bit PCM WAV (Chromium's MediaRecorder gives WebM/Opus).
+ * "Save" downloads recordings.zip, whose folder recordings/ holds <scene>/<step>.<lang>.wav: the
+ * step is the `say.<step>` key of the scene's text file, lang the language of the text on screen.
+ * "Open a folder…" takes such a folder back in (unpacked; WAV, FLAC, Ogg or MP3) to go on another
+ * day: its files are saved again with the rest, byte for byte, unless recorded again.
  * The microphone is raw (no echo cancelling, noise suppression or automatic gain): the render
  * normalizes loudness itself.
  *
  * Without a microphone (refused, missing, or no MediaRecorder) the presenter works as before and
  * the recorder says so in one line.
- * State on #presenter: data-rec (idle|asking|recording|converting), data-rec-count (recordings
- * kept), data-rec-file (the file the step on screen records into, "" if none).
+ * State on #presenter: data-rec (idle|asking|recording|converting), data-rec-count (this
+ * presenter's steps recorded), data-rec-file (the file of the step on screen, "" if it has no key).
  */
 (function () {
   'use strict';
@@ -57,7 +59,7 @@
     var total = Object.keys(ours).length;
     var step = null;          // the step on screen
     var state = 'idle';
-    var session = null;       // {recorder, stream, path, started, timer, textWasHidden}
+    var session = null;       // the recording under way: {recorder, stream, name, started, timer, muted, textWasHidden}
     var context = null;
     var unsaved = false;      // recorded since the last save
     NG.lang = lang;
@@ -103,7 +105,6 @@
       root.setAttribute('data-rec-count', String(done));
       root.setAttribute('data-rec-file', path);
       recordButton.textContent = t(state === 'recording' ? 'present.rec.stop' : kept ? 'present.rec.again' : 'present.rec.record');
-      recordButton.setAttribute('aria-pressed', state === 'recording' ? 'true' : 'false');
       recordButton.disabled = !name || state === 'asking' || state === 'converting';
       playButton.disabled = !kept || state !== 'idle';
       saveButton.disabled = !Object.keys(recordings).length || state !== 'idle';
