@@ -157,8 +157,8 @@ def test_two_steps_recorded_saved_and_read_by_the_renderer(mic_browser, site, tm
     # listening to it plays the recording, not the video
     page.click('[data-act="play"]')
     page.wait_for_function("document.querySelector('[data-out=\"rec-audio\"]').currentTime > 0.2", timeout=10000)
-    heard = page.evaluate("(() => { const a = document.querySelector('[data-out=\"rec-audio\"]'); "
-                          "return {duration: a.duration, videoPaused: document.getElementById('present-video').paused}; })()")
+    heard = page.evaluate("""() => { const a = document.querySelector('[data-out="rec-audio"]');
+        return {duration: a.duration, videoPaused: document.getElementById('present-video').paused}; }""")
     assert heard["videoPaused"] and 0.6 < heard["duration"] < 1.6, heard
     names = save(page, tmp_path)
     assert sorted(names) == [f"recordings/{SCENE}/intro.en.wav", f"recordings/{SCENE}/scale.en.wav"]
@@ -242,10 +242,14 @@ def test_the_page_writes_wav_and_zip_that_python_reads(mic_browser, site):
     page = open_presenter(mic_browser, site)
     written = page.evaluate("""() => {
         const F = window.NormGeoFiles, n = 4410, left = new Float32Array(n), right = new Float32Array(n);
-        for (let i = 0; i < n; i++) { left[i] = 0.8 * Math.sin(2 * Math.PI * 1000 * i / 44100); right[i] = -left[i] / 2 + 0.3; }
+        for (let i = 0; i < n; i++) {
+            left[i] = 0.8 * Math.sin(2 * Math.PI * 1000 * i / 44100);
+            right[i] = -left[i] / 2 + 0.3;
+        }
         left[7] = 3;  // beyond full scale: clipped
         const wav = F.wav([left, right], 44100);
-        const zip = F.zip([{path: 'recordings/a/b.en.wav', bytes: wav}, {path: 'recordings/a/ü.txt', bytes: new TextEncoder().encode('hi')}],
+        const zip = F.zip([{path: 'recordings/a/b.en.wav', bytes: wav},
+                           {path: 'recordings/a/ü.txt', bytes: new TextEncoder().encode('hi')}],
                           new Date(2026, 11, 1, 15, 4, 30));
         return {crc: F.crc32(new TextEncoder().encode('123456789')), wav: Array.from(wav), zip: Array.from(zip)};
     }""")
@@ -261,7 +265,8 @@ def test_the_page_writes_wav_and_zip_that_python_reads(mic_browser, site):
     with zipfile.ZipFile(io.BytesIO(bytes(written["zip"]))) as archive:
         assert archive.testzip() is None
         assert archive.namelist() == ["recordings/a/b.en.wav", "recordings/a/ü.txt"]
-        assert archive.read("recordings/a/b.en.wav") == bytes(written["wav"]) and archive.read("recordings/a/ü.txt") == b"hi"
+        assert archive.read("recordings/a/b.en.wav") == bytes(written["wav"])
+        assert archive.read("recordings/a/ü.txt") == b"hi"
         info = archive.getinfo("recordings/a/b.en.wav")
         assert info.compress_type == zipfile.ZIP_STORED and info.date_time == (2026, 12, 1, 15, 4, 30)
     page.problems.check()
@@ -291,8 +296,9 @@ def test_a_scene_rendered_with_the_saved_folder_speaks_the_recordings(mic_browse
     page.context.close()
     out = tmp_path / "out"
     monkeypatch.setenv("NORMGEO_SPEECH_CACHE", str(tmp_path / "speech"))
-    result = CliRunner().invoke(cli, ["render", SCENE, "-q", "l", "--voice", f"recordings:{tmp_path / 'saved' / 'recordings'}",
-                                      "--out", str(out), "--jobs", "1"], catch_exceptions=False)
+    voice = f"recordings:{tmp_path / 'saved' / 'recordings'}"
+    result = CliRunner().invoke(cli, ["render", SCENE, "-q", "l", "--voice", voice, "--out", str(out), "--jobs", "1"],
+                                catch_exceptions=False)
     assert result.exit_code == 0, result.output
     artifacts = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
     (name, entry), = [(name, entry) for name, entry in artifacts.items() if name.endswith(".mp4")]
@@ -313,7 +319,8 @@ def write_flac(path: Path, hz: float, seconds: float = 1.0, rate: int = 44100) -
     samples = (0.4 * np.sin(2 * np.pi * hz * np.arange(int(seconds * rate)) / rate)).astype(np.float32)
     with av.open(str(path), "w") as container:
         stream = container.add_stream("flac", rate=rate, layout="mono")
-        frame = av.AudioFrame.from_ndarray(np.round(samples * 32767).astype(np.int16)[None, :], format="s16", layout="mono")
+        pcm = np.round(samples * 32767).astype(np.int16)[None, :]
+        frame = av.AudioFrame.from_ndarray(pcm, format="s16", layout="mono")
         frame.sample_rate = rate
         for packet in [*stream.encode(frame), *stream.encode(None)]:
             container.mux(packet)
@@ -336,8 +343,10 @@ def test_a_folder_saved_before_is_opened_again_and_saved_whole(mic_browser, site
     page.set_input_files('[data-out="rec-open"]', str(folder))
     page.wait_for_function("!document.querySelector('[data-out=\"rec-message\"]').hidden", timeout=10000)
     state = page.evaluate(REC)
-    assert state["message"] == f"These files do not decode as sound and were left out: recordings/{SCENE}/direction.en.ogg"
-    assert state["count"] == 2 and state["file"] == f"{SCENE}/intro.en.flac" and state["button"] == "Record again", state
+    bad = f"recordings/{SCENE}/direction.en.ogg"
+    assert state["message"] == f"These files do not decode as sound and were left out: {bad}"
+    assert state["count"] == 2 and state["file"] == f"{SCENE}/intro.en.flac", state
+    assert state["button"] == "Record again"
     assert "recorded: 1.0 s" in state["status"]
     step_on(page, 2)
     record(page, 0.7)  # the second step again, from the microphone
@@ -364,6 +373,7 @@ def test_opening_a_folder_counts_what_it_left_out(mic_browser, site, tmp_path):
     page.set_input_files('[data-out="rec-open"]', str(folder))
     page.wait_for_function("!document.querySelector('[data-out=\"rec-message\"]').hidden", timeout=10000)
     state = page.evaluate(REC)
-    assert state["message"].startswith("Открыто записей: 1; пропущено других файлов: 2.") and state["count"] == 1, state
+    assert state["message"].startswith("Открыто записей: 1; пропущено других файлов: 2."), state
+    assert state["count"] == 1
     page.problems.check()
     page.context.close()

@@ -64,7 +64,7 @@ def test_every_stop_of_the_presenter_comes_after_its_step_is_said(narrated_site,
     onsets = speech_onsets(samples, rate)
     for number, (begin, stop) in enumerate(zip(stops, stops[1:]), start=1):
         before_stop = level[int((stop - 0.3) * 100) : int(stop * 100)]
-        assert before_stop.max() < -35, f"step {number}: speech still sounds {before_stop.max():.0f} dB before its stop at {stop}"
+        assert before_stop.max() < -35, f"step {number}: {before_stop.max():.0f} dB just before its stop at {stop}"
         assert level[int(begin * 100) : int(stop * 100)].max() > -10, f"step {number} holds no speech"
         assert any(begin <= onset < begin + 0.4 for onset in onsets), f"step {number}: no speech starts at {begin}"
 
@@ -72,7 +72,8 @@ def test_every_stop_of_the_presenter_comes_after_its_step_is_said(narrated_site,
 def wait_paused_at_long(page, cursor: int) -> float:
     """The stop the presenter pauses at after ``cursor`` steps (a narrated step can last 20 s)."""
     page.wait_for_function(
-        "(c) => { const r = document.getElementById('presenter'); return r.dataset.state === 'paused' && +r.dataset.cursor === c; }",
+        "(c) => { const r = document.getElementById('presenter');"
+        " return r.dataset.state === 'paused' && +r.dataset.cursor === c; }",
         arg=cursor, timeout=60000)
     return wait_paused_at(page, cursor)["time"]
 
@@ -93,7 +94,8 @@ def vtt_words(path: Path) -> list[tuple[float, list[tuple[float, str]]]]:
         start, end = (clock(part.strip().split(" ")[0]) for part in lines[timing].split("-->"))
         body = " ".join(lines[timing + 1 :])
         texts = STAMP.split(body)  # word, stamp, word, stamp, …, word
-        words = [(start, texts[0].strip())] + [(clock(texts[i]), texts[i + 1].strip()) for i in range(1, len(texts) - 1, 2)]
+        words = [(start, texts[0].strip())]
+        words += [(clock(texts[i]), texts[i + 1].strip()) for i in range(1, len(texts) - 1, 2)]
         cues.append((end, [(moment, word) for moment, word in words if word]))
     return cues
 
@@ -108,9 +110,9 @@ def test_the_captions_light_the_word_being_said(narrated_site, open_page):
         for k in (0, 2, len(words) - 1):
             moment = (words[k][0] + (words[k + 1][0] if k + 1 < len(words) else end)) / 2
             page.evaluate("(t) => { document.getElementById('present-video').currentTime = t; }", moment)
-            page.wait_for_function(
-                "(w) => document.querySelector('[data-out=\"captions\"]').dataset.word === w", arg=words[k][1], timeout=5000)
-            lit = page.evaluate("""() => [...document.querySelectorAll('[data-out="captions"] span')].map(s => s.className)""")
+            page.wait_for_function("(w) => document.querySelector('[data-out=\"captions\"]').dataset.word === w",
+                                   arg=words[k][1], timeout=5000)
+            lit = page.evaluate("() => [...document.querySelectorAll('[data-out=captions] span')].map(s => s.className)")
             assert lit == ["ng-said"] * k + ["ng-saying"] + ["ng-to-say"] * (len(words) - k - 1), (moment, lit)
             assert page.locator('[data-out="captions"]').is_visible()
     page.keyboard.press("c")  # C hides them

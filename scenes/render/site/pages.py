@@ -99,7 +99,9 @@ def _write_index_pages(env, scenes, out, placed, lectures, default_lang, t) -> l
 def _word_cues(subtitles: dict) -> list:
     """The cues of the shown video's subtitles, WebVTT word timestamps kept (the presenter's captions)."""
     item = subtitles.get("dark") or subtitles.get("light")
-    return [[round(a, 3), round(b, 3), text] for a, b, text in read_cues(Path(item.source), keep_timestamps=True)] if item else []
+    if item is None:
+        return []
+    return [[round(a, 3), round(b, 3), text] for a, b, text in read_cues(Path(item.source), keep_timestamps=True)]
 
 
 def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: Placed, default_lang: str) -> dict:
