@@ -105,7 +105,8 @@
       root.setAttribute('data-rec-count', String(done));
       root.setAttribute('data-rec-file', path);
       recordButton.textContent = t(state === 'recording' ? 'present.rec.stop' : kept ? 'present.rec.again' : 'present.rec.record');
-      recordButton.disabled = !name || state === 'asking' || state === 'converting';
+      recordButton.disabled = !name;  // busy, it stays enabled (a disabled button would drop the keyboard focus)
+      recordButton.setAttribute('aria-disabled', state === 'asking' || state === 'converting' ? 'true' : 'false');
       playButton.disabled = !kept || state !== 'idle';
       saveButton.disabled = !Object.keys(recordings).length || state !== 'idle';
       openButton.disabled = state !== 'idle';

@@ -377,3 +377,36 @@ def test_opening_a_folder_counts_what_it_left_out(mic_browser, site, tmp_path):
     assert state["count"] == 1
     page.problems.check()
     page.context.close()
+
+
+def test_after_a_click_on_record_space_still_steps_on(mic_browser, site):
+    """A lecturer who clicks Record with the mouse then steps on with the clicker: the click leaves
+    the keyboard focus where it was, so Space plays the next step (a button reached with Tab takes
+    Space itself, as buttons do)."""
+    page = open_presenter(mic_browser, site)
+    record(page, 0.4, with_key=False)
+    step_on(page, 1)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.act") == "record"
+    page.keyboard.press("Space")
+    page.wait_for_function("document.getElementById('presenter').dataset.rec === 'recording'", timeout=10000)
+    assert page.evaluate("+document.getElementById('presenter').dataset.cursor") == 1  # Space pressed the button
+    page.keyboard.press("Space")
+    page.wait_for_function("document.getElementById('presenter').dataset.rec === 'idle'", timeout=10000)
+    page.problems.check()
+    page.context.close()
+
+
+def test_a_browser_without_mediarecorder_says_so_and_presents(mic_browser, site):
+    context = mic_browser.new_context(color_scheme="dark")
+    context.add_init_script("delete window.MediaRecorder;")
+    page = context.new_page()
+    page.problems = PageProblems(page)
+    page.goto((site / "present.html").as_uri() + "?lang=en")
+    page.wait_for_function("document.getElementById('present-video').readyState >= 1")
+    assert page.text_content('[data-out="rec-message"]').startswith("This browser cannot record sound (no MediaRecorder)")
+    page.keyboard.press("r")
+    assert page.evaluate(REC)["rec"] == "idle"
+    step_on(page, 1)
+    page.problems.check()
+    context.close()
