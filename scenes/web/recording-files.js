@@ -82,6 +82,8 @@
       offset += local.out.length + data.length;
     });
     var size = central.reduce(function (sum, part) { return sum + part.length; }, 0);
+    // no ZIP64 here: 4 GiB is some 12 hours of 48 kHz speech; beyond, refuse rather than write a broken file
+    if (offset + size > 0xFFFFFFFF || entries.length > 0xFFFF) throw new RangeError('too large for a ZIP without ZIP64');
     var end = new Uint8Array(22), e = new DataView(end.buffer);
     e.setUint32(0, 0x06054B50, true); e.setUint16(8, entries.length, true); e.setUint16(10, entries.length, true);
     e.setUint32(12, size, true); e.setUint32(16, offset, true);
