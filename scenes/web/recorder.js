@@ -191,7 +191,10 @@
     function save() {
       var names = Object.keys(recordings).sort();
       if (!names.length) return;
-      var bytes = window.NormGeoFiles.zip(names.map(function (name) { return { path: ZIP_FOLDER + fileOf(name), bytes: recordings[name].bytes }; }));
+      var bytes;
+      try {
+        bytes = window.NormGeoFiles.zip(names.map(function (name) { return { path: ZIP_FOLDER + fileOf(name), bytes: recordings[name].bytes }; }));
+      } catch (error) { say('present.rec.failed', { reason: error.message }); return; }
       if (saveLink.href) URL.revokeObjectURL(saveLink.href);
       saveLink.href = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
       saveLink.download = 'recordings.zip';
