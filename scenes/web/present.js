@@ -2,7 +2,9 @@
  * every narrated step.
  *
  * Keys: Space, →, PageDown play the next step (and go on into the next scene); ←, PageUp go back
- * a step; Home the first step, End the end; T shows or hides the step's text; F full screen.
+ * a step; Home the first step, End the end; T shows or hides the step's text; C the captions, the
+ * word being said lit (scenes/web/present-captions.js; ?captions=1 starts with them); F full screen; R
+ * records the step on screen in the lecturer's voice, or stops recording (scenes/web/recorder.js).
  * State on #presenter: data-state (paused|playing), data-cursor (steps done, 0 … data-total),
  * data-scene (scene id), data-step (index of the current step within its scene), data-time (the
  * pause point, seconds in the current video).
@@ -24,6 +26,9 @@
   var LANG_OF_FILE = /(?:^|\/)(?:video|lecture)\.(en|zh|ru)\.(?:dark|light)\./;  // the site's media names
   var theme = NG.effectiveTheme();
   if (query.get('text') === '1') textNode.hidden = false;
+  var captions = window.NormGeoCaptions(root.querySelector('[data-out="captions"]'), video);
+  var cuesOf = {};         // video file → its cues [start, end, text, shift]
+  root.setAttribute('data-captions', query.get('captions') === '1' ? 'on' : 'off');
 
   // ---- the steps, in lecture order: each plays [from, to] of one video
   var steps = [];
@@ -34,15 +39,19 @@
     var offset = 0;
     if (lecture && lecture.chapters[sceneIndex]) { src = lecture.video; offset = lecture.chapters[sceneIndex][0]; }
     if (!src) return;
+    cuesOf[src] = (cuesOf[src] || []).concat(((scene.cues || {})[lang] || []).map(function (cue) { return cue.concat([offset]); }));
     var list = scene.steps[lang] || [];
+    var textLang = (scene.steps_lang || {})[lang] || lang;  // the language the steps' text is in
     list.forEach(function (step, i) {
       steps.push({
         scene: scene.id, title: scene.titles[lang], index: i, src: src,
         from: i === 0 ? offset : offset + list[i - 1][1], to: offset + step[1], text: step[2],
+        key: step[3] || '', lang: textLang,
       });
     });
   });
   root.setAttribute('data-total', String(steps.length));
+  var recorder = window.NormGeoRecorder ? window.NormGeoRecorder(root, video, lang, steps) : null;
 
   // a language with nothing rendered plays another language's videos (and its text): say which
   var shownLangs = {};
@@ -62,6 +71,7 @@
   function show(src, time, then) {
     if (video.getAttribute('src') !== src) {
       video.setAttribute('src', src);
+      captions.set(cuesOf[src] || []);
       pending = function () { video.currentTime = time; if (then) then(); };
       video.addEventListener('loadedmetadata', function once() {
         video.removeEventListener('loadedmetadata', once);
@@ -87,6 +97,7 @@
     titleNode.textContent = shown.title;
     textNode.textContent = shown.text;
     statusNode.textContent = t('present.status', { done: playing ? cursor + 1 : Math.max(cursor, 1), total: steps.length });
+    if (recorder) recorder.show(shown);
   }
 
   function pauseAt(time) {
@@ -154,12 +165,16 @@
   document.addEventListener('keydown', function (event) {  // the hint stays in the bar below the picture
     if (event.altKey || event.ctrlKey || event.metaKey || !steps.length) return;
     var key = event.key;
+    // Space or Enter on a focused button (reached with Tab) presses that button
+    if ((key === ' ' || key === 'Enter') && event.target && event.target.tagName === 'BUTTON') return;
     if (key === ' ' || key === 'Spacebar' || key === 'ArrowRight' || key === 'PageDown') { next(); }
     else if (key === 'ArrowLeft' || key === 'PageUp') { back(); }
     else if (key === 'Home') { goTo(0); }
     else if (key === 'End') { goTo(steps.length); }
     else if (key === 't' || key === 'T') { textNode.hidden = !textNode.hidden; }
+    else if (key === 'c' || key === 'C') { root.setAttribute('data-captions', root.getAttribute('data-captions') === 'on' ? 'off' : 'on'); }
     else if (key === 'f' || key === 'F') { fullScreen(); }
+    else if ((key === 'r' || key === 'R') && recorder) { recorder.toggle(); }
     else return;
     event.preventDefault();
   });

@@ -50,11 +50,13 @@ SCRIPTS = ("ng.js", *WIDGETS.values())
 
 @dataclass(frozen=True)
 class SiteStep:
-    """One narrated step of a scene: seconds from the scene video's start, and its narration."""
+    """One narrated step of a scene: seconds from the scene video's start, its narration, and its
+    key (``say.<key>`` in the scene's text file; a recording of it is ``<scene>/<key>.<lang>.wav``)."""
 
     start: float
     end: float
     text: str
+    key: str = ""
 
 
 @dataclass(frozen=True)

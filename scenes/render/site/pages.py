@@ -15,7 +15,7 @@ from scenes.render.site.choose import VIDEO_KINDS, language_for, pick
 from scenes.render.site.model import LANGS, SCRIPTS, WEB_DIR, WIDGET_SIZE, WIDGETS, SiteLecture, SiteScene
 from scenes.render.site.placing import Placed
 from scenes.render.site.views import scene_steps, scene_text, scene_view
-from scenes.render.site.words import inline_math, ui_text
+from scenes.render.site.words import inline_math, read_cues, ui_text
 
 __all__ = ["write_pages", "self_contained"]
 
@@ -96,15 +96,26 @@ def _write_index_pages(env, scenes, out, placed, lectures, default_lang, t) -> l
     return pages
 
 
+def _word_cues(subtitles: dict) -> list:
+    """The cues of the shown video's subtitles, WebVTT word timestamps kept (the presenter's captions)."""
+    item = subtitles.get("dark") or subtitles.get("light")
+    if item is None:
+        return []
+    return [[round(a, 3), round(b, 3), text] for a, b, text in read_cues(Path(item.source), keep_timestamps=True)]
+
+
 def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: Placed, default_lang: str) -> dict:
     """Presenter mode's data: every language's steps and videos, the lecture when there is one."""
     deck = {"scenes": [], "lectures": {}}
     for scene in scenes:
-        entry = {"id": scene.id, "titles": {}, "steps": {}, "video": {}}
+        entry = {"id": scene.id, "titles": {}, "steps": {}, "steps_lang": {}, "cues": {}, "video": {}}
         for lang in LANGS:
             video_lang = language_for(scene.media, VIDEO_KINDS, lang, default_lang)
             entry["titles"][lang] = inline_math(scene_text(scene.titles, lang, default_lang))
-            entry["steps"][lang] = [[s.start, s.end, s.text] for s in scene_steps(scene, lang, video_lang, default_lang)[1]]
+            steps_lang, steps = scene_steps(scene, lang, video_lang, default_lang)
+            entry["steps"][lang] = [[s.start, s.end, s.text, s.key] for s in steps]
+            entry["steps_lang"][lang] = steps_lang  # the language the steps' text is in (a recording's)
+            entry["cues"][lang] = _word_cues(pick(scene.media, "subtitles", video_lang))
             entry["video"][lang] = {theme: placed.url(scene, item) for theme, item in pick(scene.media, "video", video_lang).items()}
         deck["scenes"].append(entry)
     for lecture in lectures:

@@ -86,7 +86,7 @@ def site_content(out_dir: Path, voice: str | None = None) -> tuple[list[SiteScen
                 media.append(SiteMedia(kind, lang, theme, path, path.stat().st_size,
                                        *(_pixel_size(record) if kind != "subtitles" else (None, None))))
             if record.get("steps") and lang not in steps:
-                steps[lang] = [SiteStep(s["start"], s["end"], s["text"]) for s in record["steps"]]
+                steps[lang] = [SiteStep(s["start"], s["end"], s["text"], s.get("key", "")) for s in record["steps"]]
         scenes.append(SiteScene(
             id=scene.id,
             titles={lang: scene.title(lang) for lang in LANGUAGES},
