@@ -26,6 +26,7 @@ __all__ = ["CAP_HEIGHT_PER_POINT", "MIN_CAP_PX", "cap_height_px", "legible", "le
 
 CAP_HEIGHT_PER_POINT = 0.3245 / 48  # scene units of a capital's height per point of font size
 MIN_CAP_PX = {"en": 7.0, "ru": 7.0, "zh": 8.0}
+TOLERANCE_PX = 1e-9  # floating-point rounding of a capital's height exactly at the minimum
 
 
 def cap_height_px(font_size: float, shown_width: float, frame_width: float) -> float:
@@ -35,11 +36,17 @@ def cap_height_px(font_size: float, shown_width: float, frame_width: float) -> f
 
 
 def legible(font_size: float, shown_width: float, frame_width: float, lang: str) -> bool:
-    """Whether text at ``font_size`` can be read in that picture (its capitals reach the least height)."""
-    return cap_height_px(font_size, shown_width, frame_width) >= MIN_CAP_PX[check_language(lang)]
+    """Whether text at ``font_size`` can be read in that picture (its capitals reach the least height,
+    to within rounding: legible at :func:`least_legible_width` and not one pixel below)."""
+    return cap_height_px(font_size, shown_width, frame_width) >= MIN_CAP_PX[check_language(lang)] - TOLERANCE_PX
 
 
 def least_legible_width(font_size: float, frame_width: float, lang: str) -> int:
-    """The narrowest picture, in whole pixels, in which text at ``font_size`` can be read."""
-    needed = MIN_CAP_PX[check_language(lang)] * frame_width / (font_size * CAP_HEIGHT_PER_POINT)
-    return math.ceil(needed - 1e-9)
+    """The narrowest picture, in whole pixels, in which text at ``font_size`` can be read (by
+    :func:`legible`'s own test, so the two never disagree at the boundary)."""
+    width = max(1, math.ceil(MIN_CAP_PX[check_language(lang)] * frame_width / (font_size * CAP_HEIGHT_PER_POINT)))
+    while not legible(font_size, width, frame_width, lang):
+        width += 1
+    while width > 1 and legible(font_size, width - 1, frame_width, lang):
+        width -= 1
+    return width
