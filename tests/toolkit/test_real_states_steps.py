@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import DEGREES, VGroup, tempconfig
+from manim import DEGREES, DOWN, Square, VGroup, tempconfig
 
 from normgeo_models.states_file import read_states
 from scenes.kit.adapters import to_coordinates
 from scenes.kit.base import EDGE
+from scenes.kit.frame_layout import frame_size
 from scenes.kit.numbers import NumberFormat
 from scenes.kit.real_states import STATES_DIR, as_markup, token_label, typst_literal
 from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
@@ -84,9 +85,24 @@ class Landing(DimensionAndGamma):
         self.show_landing(VGroup())
 
 
-def build(scene_class, tmp_path, lang="en"):
+class PlotPlacement(DimensionAndGamma):
+    """The real scene's introduction, then the kit's placing of a plot (a square), its legend and
+    axis names (small squares), and where the readouts start."""
+
+    def construct(self) -> None:
+        self.introduce()
+        self.axes = self.place_plot(Square(side_length=3.0))
+        self.labels = Square(side_length=0.4).next_to(self.axes, DOWN, buff=0.2)
+        self.key = self.place_plot_key(Square(side_length=1.0), self.axes, self.labels)
+        self.top = self.column_top(self.axes)
+
+
+def build(scene_class, tmp_path, lang="en", pixels=None):
     options = {"dry_run": True, "media_dir": str(MEDIA), "verbosity": "ERROR", "progress_bar": "none",
                "notify_outdated_version": False}
+    if pixels is not None:
+        options["pixel_width"], options["pixel_height"] = pixels
+        options["frame_width"], options["frame_height"] = frame_size(*pixels)
     with tempconfig(options):
         scene = scene_class(spec=RealStatesRmsnormSpec(lang=lang), skip_animations=True)
         scene.render()
@@ -170,6 +186,24 @@ def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(t
     assert all(arrow[1] in fixed for arrow in scene.landed_arrows)
     assert all(arrow[0].get_stroke_color().to_hex().lower() == scene.palette.rmsnorm.lower()
                and arrow[0].get_stroke_width() == 4 for arrow in scene.landed_arrows)
+
+
+def test_the_plot_sits_right_of_its_legend_under_the_readouts_at_16_9(tmp_path):
+    scene = build(PlotPlacement, tmp_path)
+    assert scene.axes.get_center() == pytest.approx((3.55, -1.1, 0.0))
+    assert scene.key.get_right()[0] == pytest.approx(scene.axes.get_left()[0] - 1.2)
+    assert scene.key.get_bottom()[1] == pytest.approx(scene.axes.get_bottom()[1])
+    assert scene.top is scene.about
+
+
+def test_the_plot_goes_under_the_model_line_and_its_legend_under_it_in_a_tall_frame(tmp_path):
+    scene = build(PlotPlacement, tmp_path, pixels=(1080, 1920))
+    assert scene.layout.stacked
+    assert scene.axes.get_top()[1] == pytest.approx(scene.about.get_bottom()[1] - 1.0)
+    assert scene.axes.get_x() == pytest.approx(0.4)
+    assert scene.key.get_top()[1] == pytest.approx(scene.labels.get_bottom()[1] - 0.3)
+    assert scene.key.get_left()[0] == pytest.approx(-scene.camera.frame_width / 2 + EDGE)
+    assert scene.top is scene.axes
 
 
 @pytest.mark.parametrize("lang", ["ru", "zh"])
