@@ -25,7 +25,7 @@ def lecture_command(encoder_preset, voice, resolution, quality, **common) -> Non
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
     scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
     (`--lang all --theme all`: six); then refresh the site (`normgeo site`)."""
-    voice = check_voice(voice, list(LECTURE_ORDER), tuple(common["lang"]), common["split"])
+    voice = check_voice(voice, list(LECTURE_ORDER), tuple(common["lang"]))
     settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset, voice)
     from scenes.render.lecture import join_lecture  # (loads the pipeline only when the command runs)
     from scenes.render.site.publish import publish_site

@@ -67,11 +67,6 @@ def test_bad_voices_exit_two_before_rendering(run, tmp_path, voice, lang, says):
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.mp4"))
 
 
-def test_voice_with_split_is_refused(run, tmp_path):
-    result = run("render", "layernorm-2d", "--voice", "en", "--split", "2", "--out", tmp_path / "out")
-    assert result.exit_code == 2 and "--split is not supported yet" in result.output
-
-
 @pytest.mark.render
 def test_a_narrated_lecture_keeps_one_track_and_its_chapters(tmp_path, monkeypatch):
     """Two narrated scenes joined as the lecture joins them: chapters, one AAC track as long as the

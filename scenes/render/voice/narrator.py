@@ -5,6 +5,7 @@ takes seconds to import) nor starts a synthesizer."""
 
 from __future__ import annotations
 
+import os
 from importlib import import_module
 from pathlib import Path
 
@@ -29,6 +30,7 @@ class Narrator:
         self.cache = SpeechCache(cache_folder or default_cache_folder())
         self.synthesized = 0
         self._speaker = None
+        self._speaker_pid = 0  # the process that made the speaker (a forked copy makes its own)
 
     def speech(self, scene_id: str, step: str, lang: str, text: str) -> Clip:
         """The normalized speech of ``step`` (whose words are ``text``) in ``lang``."""
@@ -46,7 +48,7 @@ class Narrator:
     def close(self) -> None:
         """End the synthesizer's process, if one runs."""
         close = getattr(self._speaker, "close", None)
-        if close is not None:
+        if close is not None and self._speaker_pid == os.getpid():
             close()
 
     def __enter__(self) -> Narrator:
@@ -61,8 +63,11 @@ class Narrator:
         return self._speaker
 
     def _made_speaker(self):
-        if self._speaker is None:
+        # a copy forked from the process that made it (a split render's waiting copies) never talks to
+        # that process's synthesizer: its pipes and watchdog belong to the parent
+        if self._speaker is None or self._speaker_pid != os.getpid():
             self._speaker = _speaker_for(self.voice, self.cache.folder / "models")
+            self._speaker_pid = os.getpid()
         return self._speaker
 
 
