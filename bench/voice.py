@@ -10,11 +10,16 @@
   4. its loudness and true peak read back with FFmpeg's ebur128 filter;
   5. with ``--lecture N``: the first N scenes of the lecture rendered narrated and joined as
      ``normgeo lecture --voice`` joins them (one track, chapters), read back: loudness (pyloudnorm
-     and ebur128), true peak, and the joined WebVTT's alignment to the joined audio.
+     and ebur128), true peak, and the joined WebVTT's alignment to the joined audio;
+  6. with ``--read-lecture PATH``: a lecture MP4 that ``normgeo lecture --voice`` made, read back:
+     its chapters against its output folder's manifest (each scene's length; each step's start,
+     shifted to its chapter, against the lecture's cues), loudness and true peak (ebur128), the
+     cues' alignment to the speech and whether any two cues overlap.
 
     PYTHONPATH=. .venv/bin/python bench/voice.py                       # layernorm-2d, en, 2 rounds
     PYTHONPATH=. .venv/bin/python bench/voice.py --scene radial-projection --rounds 3 --lang ru
     PYTHONPATH=. .venv/bin/python bench/voice.py --only-lecture --lecture 4     # section 5 alone
+    PYTHONPATH=. .venv/bin/python bench/voice.py --read-lecture renders/lecture/lecture.en.dark.voice-en.480p15.mp4
 
 Nothing here is a test.
 """
@@ -41,7 +46,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from plain_manim import BIN, timed  # noqa: E402
 
-from scenes.kit.registry import LECTURE_ORDER  # noqa: E402
+from scenes.kit.registry import LECTURE_ORDER, entry  # noqa: E402
 from scenes.render.lecture import join_lecture  # noqa: E402
 from scenes.render.running.cache import input_hash  # noqa: E402
 from scenes.render.running.job import RenderJob  # noqa: E402
@@ -132,6 +137,49 @@ def lecture_part(count: int, lang: str, work: Path) -> None:
           f"(max {1000 * np.max(onset_errors):.0f} ms, {len(onset_errors)} onsets)")
 
 
+def read_lecture(video: Path) -> None:
+    """Section 6: a made lecture read back against its folder's manifest (``<folder>/manifest.json``)."""
+    import json
+
+    out_dir = video.parent.parent
+    artifacts = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
+    stem = video.name.removeprefix("lecture.")  # <lang>.<theme>[.<tag>][.voice-<v>].<quality>.mp4
+    lang, theme = stem.split(".")[:2]
+    suffix = "." + ".".join(stem.split(".")[-3 if ".voice-" in stem else -2:])
+    with av.open(str(video)) as container:
+        chapters = [(float(c["start"] * c["time_base"]), float(c["end"] * c["time_base"])) for c in container.chapters()]
+        titles = [c["metadata"]["title"] for c in container.chapters()]
+        seconds = container.duration / 1e6
+    by_title = {entry(scene).title(lang).replace("$", ""): scene for scene in LECTURE_ORDER}
+    scenes = [by_title[title] for title in titles]  # the chapters name the scenes (a --scenes lecture too)
+    records = [artifacts[f"{scene}/{scene}.{lang}.{theme}{suffix}"] for scene in scenes]
+    starts = np.cumsum([0.0] + [record["duration_s"] for record in records[:-1]])
+    chapter_error = max(abs(start - chapter[0]) for start, chapter in zip(starts, chapters))
+    length_error = max(abs(record["duration_s"] - (end - start)) for record, (start, end) in zip(records, chapters))
+    cues = parse_vtt(video.with_suffix(".vtt").read_text(encoding="utf-8"))
+    cue_starts = np.array([cue.start / 1000 for cue in cues])
+    step_starts = [chapter[0] + said["start"] for record, chapter in zip(records, chapters) for said in record["speech"]]
+    # each spoken step's first cue starts when its first word is said, shortly after its speech starts
+    step_to_cue = np.array([np.min(np.abs(cue_starts[cue_starts >= start - 0.002] - start)) for start in step_starts])
+    overlaps = sum(before.end > after.start for before, after in zip(cues, cues[1:]))
+    samples, rate, codec = decoded_audio(video)
+    loudness, peak = ebur128(samples, rate)
+    cue_errors, onset_errors = alignment_errors(video)
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}: {video}")
+    print(f"  {seconds:.1f} s ({seconds / 60:.1f} min), {len(chapters)} chapters for {len(scenes)} scenes in the "
+          f"manifest; one {codec} track of {len(samples) / rate:.1f} s")
+    print(f"  chapters vs the manifest: start error max {1000 * chapter_error:.0f} ms, length error max "
+          f"{1000 * length_error:.0f} ms; each spoken step's start → its first cue: median "
+          f"{1000 * np.median(step_to_cue):.0f} ms, max {1000 * np.max(step_to_cue):.0f} ms ({len(step_starts)} steps)")
+    print(f"  loudness (ebur128) {loudness:.2f} LUFS integrated {_mark(abs(loudness + 16) <= 1)}, true peak "
+          f"{peak:.2f} dBTP {_mark(peak <= -1)}")
+    print(f"  alignment: cue start → onset median {1000 * np.median(cue_errors):.0f} ms (max "
+          f"{1000 * np.max(cue_errors):.0f} ms, {len(cue_errors)} cues) {_mark(np.median(cue_errors) <= 0.1)}; "
+          f"onset → cue or word timestamp median {1000 * np.median(onset_errors):.0f} ms ({len(onset_errors)} onsets)")
+    print(f"  overlapping cues: {overlaps} {_mark(overlaps == 0)}")
+
+
 def _duration(video: Path) -> float:
     with av.open(str(video)) as container:
         return container.duration / 1e6
@@ -145,7 +193,11 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=10, help="scene lines per voice for the real-time factor")
     parser.add_argument("--lecture", type=int, default=0, metavar="N", help="also join the first N lecture scenes")
     parser.add_argument("--only-lecture", action="store_true", help="only section 5")
+    parser.add_argument("--read-lecture", type=Path, metavar="MP4", help="only section 6: read back this lecture")
     args = parser.parse_args()
+    if args.read_lecture:
+        read_lecture(args.read_lecture)
+        return
     if args.only_lecture:
         with tempfile.TemporaryDirectory(prefix="normgeo-bench-voice-") as folder:
             lecture_part(args.lecture or 3, args.lang, Path(folder))
