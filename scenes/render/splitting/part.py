@@ -111,7 +111,9 @@ def _render_animations(payload: JobPayload, first: int, upto: int, lead: Lead | 
     check_language(voice, job.spec.lang)
     try:
         with Narrator(voice) as narrator:
-            return _render_range(payload, job, first, upto, lead, tail, SceneSpeech(narrator, job.scene_id, job.spec.lang))
+            # (the last part forks copies of itself as it goes: no thread making lines ahead then)
+            speech = SceneSpeech(narrator, job.scene_id, job.spec.lang, ahead=tail is None)
+            return _render_range(payload, job, first, upto, lead, tail, speech)
     except SpeechError as error:
         raise JobFailed(str(error)) from None
 
