@@ -1,8 +1,10 @@
 """Benchmark of narration, side by side in one run on this machine:
 
   1. a narrated render of one scene against the silent one: cold (empty speech cache: every line
-     synthesized) and warm (every line cached), rounds interleaved so that load hits all alike;
-     targets: warm ≤ 1.15×, cold ≤ 1.5× the silent render's wall time;
+     synthesized, the voice's aligned model patched again) and warm (every line cached), rounds
+     interleaved so that load hits all alike; targets: warm ≤ 1.15×, cold ≤ 1.5× the silent render's
+     wall time; also per second of video, and the CPU time of the command and its processes (which
+     the other users of a shared machine change far less than the wall time);
   2. synthesis speed per voice (real-time factor: seconds of synthesis plus loudness per second of
      speech) over real scene lines;
   3. the subtitle–speech alignment error of the narrated render: its WebVTT's cue starts against the
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import sys
 import tempfile
@@ -62,10 +65,14 @@ from tests.audio_readback import decoded_audio, ebur128, speech_onsets  # noqa: 
 VOICE_FOR = {"en": "en", "ru": "ru"}
 
 
-def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> float:
+def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and every process it waited for: the worker, Piper)."""
     os.environ["NORMGEO_SPEECH_CACHE"] = str(cache)
-    return timed([str(BIN / "normgeo"), "render", scene, "-q", "l", "--lang", lang, "--voice", voice,
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed([str(BIN / "normgeo"), "render", scene, "-q", "l", "--lang", lang, "--voice", voice,
                   "--out", str(out), "--jobs", "1", "--quiet"], ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 
@@ -210,15 +217,19 @@ def main() -> None:
         warm_cache = work / "warm-speech"
         render(args.scene, args.lang, voice, work / "prime", warm_cache)  # fills the warm cache (and loads files)
         times: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
+        cpu: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
         for number in range(args.rounds):
             for kind in ("silent", "warm", "cold"):  # interleaved: every kind sees the same load
                 cache = warm_cache if kind != "cold" else work / f"cold-speech-{number}"
-                seconds = render(args.scene, args.lang, "none" if kind == "silent" else voice,
-                                 work / f"{kind}-{number}", cache)
+                seconds, cpu_seconds = render(args.scene, args.lang, "none" if kind == "silent" else voice,
+                                              work / f"{kind}-{number}", cache)
                 times[kind].append(seconds)
-                print(f"  round {number + 1}: {kind:6s} {seconds:6.1f} s", flush=True)
+                cpu[kind].append(cpu_seconds)
+                print(f"  round {number + 1}: {kind:6s} {seconds:6.1f} s wall, {cpu_seconds:6.1f} s CPU, load "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
         silent = statistics.median(times["silent"])
         warm, cold = statistics.median(times["warm"]), statistics.median(times["cold"])
+        cpu_median = {kind: statistics.median(values) for kind, values in cpu.items()}
         stem = f"{args.scene}.{args.lang}.dark"
         narrated = work / "warm-0" / args.scene / f"{stem}.voice-{voice}.480p15.mp4"
         quiet = work / "silent-0" / args.scene / f"{stem}.480p15.mp4"
@@ -230,13 +241,14 @@ def main() -> None:
             lecture_part(args.lecture, args.lang, work)
     per = {"silent": silent / quiet_seconds, "warm": warm / narrated_seconds, "cold": cold / narrated_seconds}
     print(f"\n| {args.scene} 480p15, {args.lang} | wall time, median of {args.rounds} | × silent | target | video "
-          "| wall s per video s | × silent |")
-    print("|---|---:|---:|---|---:|---:|---:|")
-    print(f"| silent | {silent:.1f} s | 1.00 | | {quiet_seconds:.1f} s | {per['silent']:.2f} | 1.00 |")
+          "| wall s per video s | × silent | CPU time | × silent |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    print(f"| silent | {silent:.1f} s | 1.00 | | {quiet_seconds:.1f} s | {per['silent']:.2f} | 1.00 | "
+          f"{cpu_median['silent']:.1f} s | 1.00 |")
     for kind, seconds, target in (("warm", warm, 1.15), ("cold", cold, 1.5)):
         print(f"| narrated, {kind} speech cache | {seconds:.1f} s | {seconds / silent:.2f} | ≤ {target} "
               f"{_mark(seconds / silent <= target)} | {narrated_seconds:.1f} s | {per[kind]:.2f} | "
-              f"{per[kind] / per['silent']:.2f} |")
+              f"{per[kind] / per['silent']:.2f} | {cpu_median[kind]:.1f} s | {cpu_median[kind] / cpu_median['silent']:.2f} |")
     print(f"\nalignment: cue start → onset median {1000 * np.median(cue_errors):.0f} ms "
           f"(max {1000 * np.max(cue_errors):.0f} ms, {len(cue_errors)} cues) {_mark(np.median(cue_errors) <= 0.1)}; "
           f"onset → cue or word timestamp median {1000 * np.median(onset_errors):.0f} ms "
