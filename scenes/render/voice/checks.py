@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from scenes.kit.registry import entry
 from scenes.kit.text import text_file
-from scenes.render.errors import InputError
 from scenes.render.voice.choice import NoVoice, RecordingsFolder, check_language, parse_voice, speech_timeout
 from scenes.render.voice.recordings import check_recordings
 
