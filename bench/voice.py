@@ -1,8 +1,10 @@
 """Benchmark of narration, side by side in one run on this machine:
 
   1. a narrated render of one scene against the silent one: cold (empty speech cache: every line
-     synthesized) and warm (every line cached), rounds interleaved so that load hits all alike;
-     targets: warm ≤ 1.15×, cold ≤ 1.5× the silent render's wall time;
+     synthesized, the voice's aligned model patched again) and warm (every line cached), rounds
+     interleaved so that load hits all alike; targets: warm ≤ 1.15×, cold ≤ 1.5× the silent render's
+     wall time; also per second of video, and the CPU time of the command and its processes (which
+     the other users of a shared machine change far less than the wall time);
   2. synthesis speed per voice (real-time factor: seconds of synthesis plus loudness per second of
      speech) over real scene lines;
   3. the subtitle–speech alignment error of the narrated render: its WebVTT's cue starts against the
@@ -10,11 +12,16 @@
   4. its loudness and true peak read back with FFmpeg's ebur128 filter;
   5. with ``--lecture N``: the first N scenes of the lecture rendered narrated and joined as
      ``normgeo lecture --voice`` joins them (one track, chapters), read back: loudness (pyloudnorm
-     and ebur128), true peak, and the joined WebVTT's alignment to the joined audio.
+     and ebur128), true peak, and the joined WebVTT's alignment to the joined audio;
+  6. with ``--read-lecture PATH``: a lecture MP4 that ``normgeo lecture --voice`` made, read back:
+     its chapters against its output folder's manifest (each scene's length; each step's start,
+     shifted to its chapter, against the lecture's cues), loudness and true peak (ebur128), the
+     cues' alignment to the speech and whether any two cues overlap.
 
     PYTHONPATH=. .venv/bin/python bench/voice.py                       # layernorm-2d, en, 2 rounds
     PYTHONPATH=. .venv/bin/python bench/voice.py --scene radial-projection --rounds 3 --lang ru
     PYTHONPATH=. .venv/bin/python bench/voice.py --only-lecture --lecture 4     # section 5 alone
+    PYTHONPATH=. .venv/bin/python bench/voice.py --read-lecture renders/lecture/lecture.en.dark.voice-en.480p15.mp4
 
 Nothing here is a test.
 """
@@ -24,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import sys
 import tempfile
@@ -41,7 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from plain_manim import BIN, timed  # noqa: E402
 
-from scenes.kit.registry import LECTURE_ORDER  # noqa: E402
+from scenes.kit.registry import LECTURE_ORDER, entry  # noqa: E402
 from scenes.render.lecture import join_lecture  # noqa: E402
 from scenes.render.running.cache import input_hash  # noqa: E402
 from scenes.render.running.job import RenderJob  # noqa: E402
@@ -57,10 +65,14 @@ from tests.audio_readback import decoded_audio, ebur128, speech_onsets  # noqa: 
 VOICE_FOR = {"en": "en", "ru": "ru"}
 
 
-def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> float:
+def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and every process it waited for: the worker, Piper)."""
     os.environ["NORMGEO_SPEECH_CACHE"] = str(cache)
-    return timed([str(BIN / "normgeo"), "render", scene, "-q", "l", "--lang", lang, "--voice", voice,
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed([str(BIN / "normgeo"), "render", scene, "-q", "l", "--lang", lang, "--voice", voice,
                   "--out", str(out), "--jobs", "1", "--quiet"], ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 
@@ -132,6 +144,49 @@ def lecture_part(count: int, lang: str, work: Path) -> None:
           f"(max {1000 * np.max(onset_errors):.0f} ms, {len(onset_errors)} onsets)")
 
 
+def read_lecture(video: Path) -> None:
+    """Section 6: a made lecture read back against its folder's manifest (``<folder>/manifest.json``)."""
+    import json
+
+    out_dir = video.parent.parent
+    artifacts = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
+    stem = video.name.removeprefix("lecture.")  # <lang>.<theme>[.<tag>][.voice-<v>].<quality>.mp4
+    lang, theme = stem.split(".")[:2]
+    suffix = "." + ".".join(stem.split(".")[-3 if ".voice-" in stem else -2:])
+    with av.open(str(video)) as container:
+        chapters = [(float(c["start"] * c["time_base"]), float(c["end"] * c["time_base"])) for c in container.chapters()]
+        titles = [c["metadata"]["title"] for c in container.chapters()]
+        seconds = container.duration / 1e6
+    by_title = {entry(scene).title(lang).replace("$", ""): scene for scene in LECTURE_ORDER}
+    scenes = [by_title[title] for title in titles]  # the chapters name the scenes (a --scenes lecture too)
+    records = [artifacts[f"{scene}/{scene}.{lang}.{theme}{suffix}"] for scene in scenes]
+    starts = np.cumsum([0.0] + [record["duration_s"] for record in records[:-1]])
+    chapter_error = max(abs(start - chapter[0]) for start, chapter in zip(starts, chapters))
+    length_error = max(abs(record["duration_s"] - (end - start)) for record, (start, end) in zip(records, chapters))
+    cues = parse_vtt(video.with_suffix(".vtt").read_text(encoding="utf-8"))
+    cue_starts = np.array([cue.start / 1000 for cue in cues])
+    step_starts = [chapter[0] + said["start"] for record, chapter in zip(records, chapters) for said in record["speech"]]
+    # each spoken step's first cue starts when its first word is said, shortly after its speech starts
+    step_to_cue = np.array([np.min(np.abs(cue_starts[cue_starts >= start - 0.002] - start)) for start in step_starts])
+    overlaps = sum(before.end > after.start for before, after in zip(cues, cues[1:]))
+    samples, rate, codec = decoded_audio(video)
+    loudness, peak = ebur128(samples, rate)
+    cue_errors, onset_errors = alignment_errors(video)
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}: {video}")
+    print(f"  {seconds:.1f} s ({seconds / 60:.1f} min), {len(chapters)} chapters for {len(scenes)} scenes in the "
+          f"manifest; one {codec} track of {len(samples) / rate:.1f} s")
+    print(f"  chapters vs the manifest: start error max {1000 * chapter_error:.0f} ms, length error max "
+          f"{1000 * length_error:.0f} ms; each spoken step's start → its first cue: median "
+          f"{1000 * np.median(step_to_cue):.0f} ms, max {1000 * np.max(step_to_cue):.0f} ms ({len(step_starts)} steps)")
+    print(f"  loudness (ebur128) {loudness:.2f} LUFS integrated {_mark(abs(loudness + 16) <= 1)}, true peak "
+          f"{peak:.2f} dBTP {_mark(peak <= -1)}")
+    print(f"  alignment: cue start → onset median {1000 * np.median(cue_errors):.0f} ms (max "
+          f"{1000 * np.max(cue_errors):.0f} ms, {len(cue_errors)} cues) {_mark(np.median(cue_errors) <= 0.1)}; "
+          f"onset → cue or word timestamp median {1000 * np.median(onset_errors):.0f} ms ({len(onset_errors)} onsets)")
+    print(f"  overlapping cues: {overlaps} {_mark(overlaps == 0)}")
+
+
 def _duration(video: Path) -> float:
     with av.open(str(video)) as container:
         return container.duration / 1e6
@@ -145,7 +200,11 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=10, help="scene lines per voice for the real-time factor")
     parser.add_argument("--lecture", type=int, default=0, metavar="N", help="also join the first N lecture scenes")
     parser.add_argument("--only-lecture", action="store_true", help="only section 5")
+    parser.add_argument("--read-lecture", type=Path, metavar="MP4", help="only section 6: read back this lecture")
     args = parser.parse_args()
+    if args.read_lecture:
+        read_lecture(args.read_lecture)
+        return
     if args.only_lecture:
         with tempfile.TemporaryDirectory(prefix="normgeo-bench-voice-") as folder:
             lecture_part(args.lecture or 3, args.lang, Path(folder))
@@ -158,15 +217,19 @@ def main() -> None:
         warm_cache = work / "warm-speech"
         render(args.scene, args.lang, voice, work / "prime", warm_cache)  # fills the warm cache (and loads files)
         times: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
+        cpu: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
         for number in range(args.rounds):
             for kind in ("silent", "warm", "cold"):  # interleaved: every kind sees the same load
                 cache = warm_cache if kind != "cold" else work / f"cold-speech-{number}"
-                seconds = render(args.scene, args.lang, "none" if kind == "silent" else voice,
-                                 work / f"{kind}-{number}", cache)
+                seconds, cpu_seconds = render(args.scene, args.lang, "none" if kind == "silent" else voice,
+                                              work / f"{kind}-{number}", cache)
                 times[kind].append(seconds)
-                print(f"  round {number + 1}: {kind:6s} {seconds:6.1f} s", flush=True)
+                cpu[kind].append(cpu_seconds)
+                print(f"  round {number + 1}: {kind:6s} {seconds:6.1f} s wall, {cpu_seconds:6.1f} s CPU, load "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
         silent = statistics.median(times["silent"])
         warm, cold = statistics.median(times["warm"]), statistics.median(times["cold"])
+        cpu_median = {kind: statistics.median(values) for kind, values in cpu.items()}
         stem = f"{args.scene}.{args.lang}.dark"
         narrated = work / "warm-0" / args.scene / f"{stem}.voice-{voice}.480p15.mp4"
         quiet = work / "silent-0" / args.scene / f"{stem}.480p15.mp4"
@@ -178,13 +241,14 @@ def main() -> None:
             lecture_part(args.lecture, args.lang, work)
     per = {"silent": silent / quiet_seconds, "warm": warm / narrated_seconds, "cold": cold / narrated_seconds}
     print(f"\n| {args.scene} 480p15, {args.lang} | wall time, median of {args.rounds} | × silent | target | video "
-          "| wall s per video s | × silent |")
-    print("|---|---:|---:|---|---:|---:|---:|")
-    print(f"| silent | {silent:.1f} s | 1.00 | | {quiet_seconds:.1f} s | {per['silent']:.2f} | 1.00 |")
+          "| wall s per video s | × silent | CPU time | × silent |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    print(f"| silent | {silent:.1f} s | 1.00 | | {quiet_seconds:.1f} s | {per['silent']:.2f} | 1.00 | "
+          f"{cpu_median['silent']:.1f} s | 1.00 |")
     for kind, seconds, target in (("warm", warm, 1.15), ("cold", cold, 1.5)):
         print(f"| narrated, {kind} speech cache | {seconds:.1f} s | {seconds / silent:.2f} | ≤ {target} "
               f"{_mark(seconds / silent <= target)} | {narrated_seconds:.1f} s | {per[kind]:.2f} | "
-              f"{per[kind] / per['silent']:.2f} |")
+              f"{per[kind] / per['silent']:.2f} | {cpu_median[kind]:.1f} s | {cpu_median[kind] / cpu_median['silent']:.2f} |")
     print(f"\nalignment: cue start → onset median {1000 * np.median(cue_errors):.0f} ms "
           f"(max {1000 * np.max(cue_errors):.0f} ms, {len(cue_errors)} cues) {_mark(np.median(cue_errors) <= 0.1)}; "
           f"onset → cue or word timestamp median {1000 * np.median(onset_errors):.0f} ms "

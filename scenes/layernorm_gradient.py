@@ -110,7 +110,7 @@ class LayerNormGradient(NormGeoThreeDScene):
             "lr": fmt.scientific(spec.learning_rate),
             "wd": fmt.scientific(spec.weight_decay),
         }
-        self.spoken = {
+        self.caption_norms = {
             "start": fmt.number(self.plain.weight_norms[0], 2),
             "end": fmt.number(self.plain.weight_norms[-1], 2),
             "decayed_end": fmt.number(self.decayed.weight_norms[-1], 2),
@@ -214,13 +214,13 @@ class LayerNormGradient(NormGeoThreeDScene):
         self.key[1].set_opacity(0)
         self.say("growth", Create(self.plot_axes), FadeIn(labels), Create(self.plain_curve), FadeIn(self.key[0]),
                  self.readout[6].animate.set_opacity(1), run_time=2.0, hold=0.8, when=claim(self.plain, "norm_trend"),
-                 lr=self.fmt.plain_scientific(spec.learning_rate), steps=spec.steps, **self.spoken)
+                 lr=self.fmt.plain_scientific(spec.learning_rate), steps=spec.steps, **self.caption_norms)
 
     def plot_weight_decay(self) -> None:
         self.fix_in_frame(self.decayed_curve)
         self.say("decay", Create(self.decayed_curve), self.key[1].animate.set_opacity(1), run_time=1.5, hold=1.5,
                  when=claim(self.decayed, "decay_effect", self.plain), wd=self.fmt.plain_scientific(self.spec.weight_decay),
-                 **self.spoken)
+                 **self.caption_norms)
 
     # ------------------------------------------------------------------ helpers
     def make_readout(self) -> VGroup:

@@ -7,7 +7,7 @@ import sys
 import click
 
 from scenes.cli.errors import reports_bad_input
-from scenes.cli.options import encoder_preset_option, render_options, voice_option
+from scenes.cli.options import encoder_preset_option, lecture_scenes_option, render_options, voice_option
 from scenes.cli.rendering import render_and_report
 from scenes.kit.registry import LECTURE_ORDER
 from scenes.render.settings import RenderSettings
@@ -17,24 +17,27 @@ __all__ = ["lecture_command"]
 
 
 @click.command("lecture")
+@lecture_scenes_option
 @render_options
 @encoder_preset_option
 @voice_option
 @reports_bad_input
-def lecture_command(encoder_preset, voice, resolution, quality, **common) -> None:
+def lecture_command(scene_ids, encoder_preset, voice, resolution, quality, **common) -> None:
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
     scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
-    (`--lang all --theme all`: six); then refresh the site (`normgeo site`)."""
-    voice = check_voice(voice, list(LECTURE_ORDER), tuple(common["lang"]), common["split"])
+    (`--lang all --theme all`: six); then refresh the site (`normgeo site`). `--scenes a,b` makes a
+    short lecture of those scenes, in that order."""
+    scenes = list(scene_ids or LECTURE_ORDER)
+    voice = check_voice(voice, scenes, tuple(common["lang"]))
     settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset, voice)
     from scenes.render.lecture import join_lecture  # (loads the pipeline only when the command runs)
     from scenes.render.site.publish import publish_site
 
-    results = render_and_report(list(LECTURE_ORDER), settings, exit_on_failure=False, site_hint=False, **common)
+    results = render_and_report(scenes, settings, exit_on_failure=False, site_hint=False, **common)
     if any(r.status == "failed" for r in results):
-        click.echo("normgeo: the lecture needs every scene; fix the failures above", err=True)
+        click.echo("normgeo: the lecture needs every scene it joins; fix the failures above", err=True)
         sys.exit(1)
-    per_lecture = len(LECTURE_ORDER)
+    per_lecture = len(scenes)
     for start in range(0, len(results), per_lecture):
         lecture = join_lecture([result.job for result in results[start:start + per_lecture]])
         if not common["quiet"]:

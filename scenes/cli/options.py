@@ -14,7 +14,7 @@ from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET,
 
 __all__ = ["lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
            "whole_render_options", "scene_selection", "resolution_value", "matrix_value", "encoder_preset_option",
-           "voice_option", "silent_voice_option", "site_voice_option", "refuse_sound_for"]
+           "voice_option", "silent_voice_option", "site_voice_option", "refuse_sound_for", "lecture_scenes_option"]
 
 
 def _choice(kind: str, known):
@@ -149,6 +149,31 @@ def scene_selection(ids: tuple[str, ...], all_scenes: bool) -> list[str]:
         except UnknownSceneError as error:
             raise UsageProblem(str(error)) from None
     return list(dict.fromkeys(selected))
+
+
+def scene_list_value(ctx, param, text):
+    """``ID[,ID…]`` → the scene ids in the order given (None: not given); an unknown id (with a "did
+    you mean"), an empty one or one given twice is one line."""
+    if text is None:
+        return None
+    ids = [value.strip() for value in text.split(",")]
+    for scene_id in ids:
+        if not scene_id:
+            raise UsageProblem(f"--scenes {text!r}: an empty scene id; give ID[,ID…] (`normgeo list` lists them)")
+        try:
+            entry(scene_id)
+        except UnknownSceneError as error:
+            raise UsageProblem(f"--scenes: {error}") from None
+    if twice := sorted({scene_id for scene_id in ids if ids.count(scene_id) > 1}):
+        raise UsageProblem(f"--scenes: {', '.join(twice)} given twice; a lecture has each scene once")
+    return tuple(ids)
+
+
+lecture_scenes_option = click.option(
+    "--scenes", "scene_ids", default=None, metavar="ID[,ID…]", callback=scene_list_value,
+    help="A lecture of these scenes only, in the order given (default: every scene in lecture order); "
+         "its file name carries a tag of the selection, so it never replaces the whole lecture (the site "
+         "plays only the whole one).")
 
 
 def refuse_sound_for(what: str, voice: str) -> None:

@@ -33,7 +33,7 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voic
     if fmt in ("gif", "png"):
         refuse_sound_for("a GIF" if fmt == "gif" else "a PNG still", voice)
     else:
-        voice = check_voice(voice, selected, tuple(common["lang"]), common["split"])
+        voice = check_voice(voice, selected, tuple(common["lang"]))
     settings = RenderSettings(quality, fmt, transparent, resolution, encoder_preset, voice)
     # GIFs always go through the lossless-frame pipeline of `normgeo gif` (with its defaults).
     gif = GifOptions(width=min(640, resolution[0] if resolution else 640)) if fmt == "gif" else None

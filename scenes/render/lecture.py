@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from scenes.kit.registry import entry
+from scenes.kit.registry import LECTURE_ORDER, entry
 from scenes.render.files import atomic_write_text, install_file
 from scenes.render.media.video import concatenate_with_chapters, video_duration
 from scenes.render.running.job import RenderJob
@@ -20,14 +20,19 @@ __all__ = ["lecture_path", "join_lecture", "LectureResult"]
 
 
 def _lecture_tag(jobs: list[RenderJob]) -> str | None:
+    """None for every scene in lecture order with its default settings; else a hash of the scenes'
+    spec tags and, when the scenes are not the whole lecture in its order, of their ids too."""
     tags = [spec_tag(job.spec) or "" for job in jobs]
-    if not any(tags):
+    ids = [job.scene_id for job in jobs]
+    whole = ids == list(LECTURE_ORDER)
+    if not any(tags) and whole:
         return None
-    return hashlib.sha256("|".join(tags).encode()).hexdigest()[:8]
+    return hashlib.sha256("|".join(tags + ([] if whole else ["scenes:" + ",".join(ids)])).encode()).hexdigest()[:8]
 
 
 def lecture_path(jobs: list[RenderJob]) -> Path:
-    """``lecture/lecture.<lang>.<theme>[.<tag>].<quality>.mp4`` in the jobs' output folder."""
+    """``lecture/lecture.<lang>.<theme>[.<tag>].<quality>.mp4`` in the jobs' output folder (a tag
+    for custom settings or a selection of scenes: see :func:`_lecture_tag`)."""
     first = jobs[0]
     return first.out_dir / lecture_name(first.spec.lang, first.spec.theme, first.settings, _lecture_tag(jobs))
 

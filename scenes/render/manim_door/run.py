@@ -146,12 +146,14 @@ def _legibility(camera, shown_width: int | None) -> dict:
 @dataclass(frozen=True)
 class Narration:
     """The narration records a run of a scene left (see ``scenes.kit.base``): when each animation
-    began, the scene's end, its steps before they were clipped to it, and every cue as asked."""
+    began, the scene's end, its steps before they were clipped to it, every cue as asked, and (when
+    narrated) when each step's speech starts."""
 
     play_starts: dict[int, float]
     end_time: float
     steps: list
     cues: list[tuple[float, float, float, str]]
+    spoken: list[tuple[str, float]] = field(default_factory=list)  # (step, scene time its speech starts)
 
 
 class RangeRender:
@@ -182,7 +184,8 @@ class RangeRender:
     @property
     def narration(self) -> Narration:
         scene = self.scene
-        return Narration(dict(scene.play_starts), float(scene.end_time), list(scene.steps_at_end), list(scene.cues))
+        return Narration(dict(scene.play_starts), float(scene.end_time), list(scene.steps_at_end), list(scene.cues),
+                         list(scene.spoken))
 
     def pixels(self):
         """The scene as it stands, drawn in full (RGBA)."""
@@ -191,9 +194,10 @@ class RangeRender:
 
 @contextmanager
 def render_range(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch: Path, first: int, upto: int,
-                 hooks: PlayHooks | None = None, verbose: bool = False):
+                 hooks: PlayHooks | None = None, verbose: bool = False, speech: Speech | None = None):
     """Inside: a :class:`RangeRender` of animations ``first``…``upto`` (−1: to the end) of the
-    scene, video only, drawing nothing for skipped animations, every segment kept."""
+    scene, video only, drawing nothing for skipped animations, every segment kept; with ``speech``,
+    the narrated scene (its steps last as long as their speech, skipped ones too)."""
     options = manim_options(scene_id, settings, scratch, verbose=verbose) | {
         "from_animation_number": first, "upto_animation_number": upto,
         "write_to_movie": True, "save_last_frame": False,
@@ -203,7 +207,8 @@ def render_range(scene_id: str, spec: SceneSpec, settings: RenderSettings, scrat
     # Manim writes the part's own .srt too (unused); srt logs the cues clipped to nothing there
     logging.getLogger("srt").setLevel(logging.ERROR)
     with tempconfig(options):
-        yield RangeRender(_scene(scene_id, spec, writer=HeldFrameFileWriter, draws_while_skipping=False, hooks=hooks))
+        yield RangeRender(_scene(scene_id, spec, writer=HeldFrameFileWriter, draws_while_skipping=False, hooks=hooks,
+                                 speech=speech))
 
 
 def capture_lossless_frames(scene_id: str, spec: SceneSpec | None = None, quality: str = "l") -> tuple[list, float]:

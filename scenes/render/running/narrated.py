@@ -17,11 +17,9 @@ from scenes.render.running.worker import JobFailed
 from scenes.render.voice.choice import check_language, parse_voice
 from scenes.render.voice.clip import SpeechError
 from scenes.render.voice.narrator import Narrator
-from scenes.render.voice.peak_checked import add_checked_sound_track
 from scenes.render.voice.scene_speech import SceneSpeech
-from scenes.render.voice.timed_text import compose_srt, compose_vtt
-from scenes.render.voice.track import TRACK_RATE, sound_track
-from scenes.render.voice.word_cues import spoken_cues
+from scenes.render.voice.timed_text import TimedCue, compose_srt, compose_vtt
+from scenes.render.voice.voiced_video import voice_video
 
 __all__ = ["render_narrated"]
 
@@ -38,22 +36,16 @@ def render_narrated(job: RenderJob, scratch: Path, verbose: bool) -> tuple[Manim
             output = run_manim(job.scene_id, job.spec, settings, scratch, verbose=verbose, speech=speech)
     except SpeechError as error:
         raise JobFailed(str(error)) from None
-    placed = [(start, speech.clips[step]) for step, start in output.spoken]
-    voiced = output.artifact.with_name(f"voiced-{output.artifact.name}")
-    peak, gain_db = add_checked_sound_track(output.artifact, sound_track(placed, output.duration, TRACK_RATE), TRACK_RATE,
-                                            voiced)
-    output, vtt = _timed_subtitles(output, speech, job.spec.lang)
-    extra = {"voice": voice.identity, "true_peak_dbtp": round(peak, 2), "track_gain_db": round(gain_db, 2),
-             "speech": [{"step": step, "start": round(start, 3), "seconds": round(speech.clips[step].seconds, 3),
-                         "words_from": speech.clips[step].words_from} for step, start in output.spoken]}
-    return output, voiced, vtt, extra
+    voiced = voice_video(output.artifact, output.duration, output.steps, output.spoken, speech.clips,
+                         job.spec.lang, voice.identity, output.artifact.with_name(f"voiced-{output.artifact.name}"))
+    output, vtt = _timed_subtitles(output, voiced.cues)
+    return output, voiced.path, vtt, voiced.extra
 
 
-def _timed_subtitles(output: ManimOutput, speech: SceneSpeech, lang: str) -> tuple[ManimOutput, Path | None]:
-    """``output`` with its SRT replaced by cues timed to the speech, and the WebVTT beside it."""
+def _timed_subtitles(output: ManimOutput, cues: list[TimedCue]) -> tuple[ManimOutput, Path | None]:
+    """``output`` with its SRT replaced by ``cues`` (timed to the speech), and the WebVTT beside it."""
     if output.subtitles is None:
         return output, None
-    cues = spoken_cues(output.steps, output.spoken, speech.clips, lang)
     timed = output.subtitles.with_name(f"spoken-{output.subtitles.name}")
     atomic_write_text(timed, compose_srt(cues))
     atomic_write_text(timed.with_suffix(".vtt"), compose_vtt(cues))

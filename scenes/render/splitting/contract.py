@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from scenes.render.voice.clip import Clip
+
 __all__ = ["Name", "HANDOFF_NAMES", "NOTHING", "Run", "PartResult"]
 
 NOTHING = -1  # GIVEN when the last part keeps every animation of its range
@@ -39,7 +41,7 @@ class Run:
     """One run of consecutive animations ``first``…``last`` a part rendered: their segments joined
     as ``video`` (bytes), its ``duration`` on the part's clock, whether it goes ``to_the_end`` of
     the scene, and the cues (time asked, start, end, text) and steps narrated in it, timed from its
-    start."""
+    start; in a voiced render, each of those steps' speech (step, start, clip), timed so too."""
 
     first: int
     last: int
@@ -48,6 +50,7 @@ class Run:
     duration: float
     cues: tuple[tuple[float, float, float, str], ...]
     steps: tuple[dict, ...]
+    spoken: tuple[tuple[str, float, Clip], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -43,11 +43,15 @@ from scenes.render.manim_door import Narration, render_range
 from scenes.render.media.video import concatenate
 from scenes.render.running.handoff import Handoff
 from scenes.render.running.job import JobPayload, job_from_payload
-from scenes.render.running.worker import worker_name, worker_scratch
+from scenes.render.running.worker import JobFailed, worker_name, worker_scratch
 from scenes.render.splitting.contract import Name, PartResult, Run
 from scenes.render.splitting.lead import Lead
 from scenes.render.splitting.tail import Tail
 from scenes.render.splitting.waiting import wait_for
+from scenes.render.voice.choice import check_language, parse_voice
+from scenes.render.voice.clip import Clip, SpeechError
+from scenes.render.voice.narrator import Narrator
+from scenes.render.voice.scene_speech import SceneSpeech
 
 __all__ = ["render_part", "render_lead", "render_middle", "render_tail", "EPS", "NEVER"]
 
@@ -100,14 +104,31 @@ def render_tail(payload: JobPayload, handoff: Handoff, parts: int) -> PartResult
 
 def _render_animations(payload: JobPayload, first: int, upto: int, lead: Lead | None = None,
                        tail: Tail | None = None) -> PartResult:
+    job = job_from_payload(payload)
+    if not job.settings_for_output.narrated:
+        return _render_range(payload, job, first, upto, lead, tail)
+    voice = parse_voice(job.settings_for_output.voice)
+    check_language(voice, job.spec.lang)
+    try:
+        with Narrator(voice) as narrator:
+            # (the last part forks copies of itself as it goes: no thread making lines ahead then)
+            speech = SceneSpeech(narrator, job.scene_id, job.spec.lang, ahead=tail is None)
+            return _render_range(payload, job, first, upto, lead, tail, speech)
+    except SpeechError as error:
+        raise JobFailed(str(error)) from None
+
+
+def _render_range(payload: JobPayload, job, first: int, upto: int, lead: Lead | None, tail: Tail | None,
+                  speech: SceneSpeech | None = None) -> PartResult:
+    """The part's animations rendered (with ``speech``: narrated, every step held as long as its
+    speech, the skipped ones too, so that every part keeps the unsplit render's clock)."""
     started = time.monotonic()
     with worker_scratch("normgeo-part-") as scratch:
-        job = job_from_payload(payload)
         settings = job.settings_for_output
         if tail is not None:
             tail.prepare(scratch)
         with render_range(job.scene_id, job.spec, settings, scratch, first, upto, hooks=lead or tail,
-                          verbose=payload.verbose) as run:
+                          verbose=payload.verbose, speech=speech) as run:
             try:
                 run.render()
             except BaseException as error:
@@ -122,7 +143,8 @@ def _render_animations(payload: JobPayload, first: int, upto: int, lead: Lead | 
         try:
             if artifact is None or not artifact.is_file() or not segments:
                 raise RuntimeError(f"manim wrote no {settings.format} file for animations {first}–{upto}")
-            runs = tuple(_run(numbers, segments, narration, scratch / f"run{numbers[0]}{artifact.suffix}")
+            clips = speech.clips if speech is not None else {}
+            runs = tuple(_run(numbers, segments, narration, clips, scratch / f"run{numbers[0]}{artifact.suffix}")
                          for numbers in _consecutive(sorted(segments)))
             result = PartResult(runs, artifact.suffix, time.monotonic() - started, worker_name())
         except BaseException as error:
@@ -149,12 +171,13 @@ def _consecutive(numbers: list[int]) -> list[list[int]]:
     return runs
 
 
-def _run(numbers: list[int], segments: dict[int, Path], narration: Narration, target: Path) -> Run:
+def _run(numbers: list[int], segments: dict[int, Path], narration: Narration, clips: dict[str, Clip],
+         target: Path) -> Run:
     """One run of consecutive animations a part rendered: their segments joined (without
     re-encoding) as ``video``, its ``duration`` on the part's clock (whole frames: every animation
     in it was rendered), and the cues and steps narrated in it, timed from its start. A run ends
     where the next animation began, or with the scene if none did (then what came after the last
-    animation is its own too)."""
+    animation is its own too). A step's speech goes with the run its caption was given in."""
     first, last, starts = numbers[0], numbers[-1], narration.play_starts
     begin = starts.get(first, 0.0)
     to_the_end = last + 1 not in starts
@@ -168,5 +191,6 @@ def _run(numbers: list[int], segments: dict[int, Path], narration: Narration, ta
                tuple((at - begin, start - begin, stop - begin, content)
                      for at, start, stop, content in narration.cues if mine(at)),
                tuple({"key": step.key, "text": step.text, "start": step.start - begin, "end": step.end - begin}
-                     for step in narration.steps if mine(step.start)))
+                     for step in narration.steps if mine(step.start)),
+               tuple((step, start - begin, clips[step]) for step, start in narration.spoken if mine(start)))
 

@@ -46,6 +46,10 @@ class SpeechCache:
     def __init__(self, folder: Path):
         self.folder = folder
 
+    def holds(self, key: str) -> bool:
+        """Whether an entry for ``key`` is there (its JSON, written last), without reading it."""
+        return (self.folder / f"{key}.json").is_file()
+
     def get(self, key: str) -> Clip | None:
         meta_path, samples_path = self.folder / f"{key}.json", self.folder / f"{key}.npy"
         try:

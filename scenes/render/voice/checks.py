@@ -5,21 +5,18 @@ from __future__ import annotations
 
 from scenes.kit.registry import entry
 from scenes.kit.text import text_file
-from scenes.render.errors import InputError
 from scenes.render.voice.choice import NoVoice, RecordingsFolder, check_language, parse_voice, speech_timeout
 from scenes.render.voice.recordings import check_recordings
 
 __all__ = ["check_voice"]
 
 
-def check_voice(text: str, scene_ids: list[str], langs: tuple[str, ...], split: int = 1) -> str:
+def check_voice(text: str, scene_ids: list[str], langs: tuple[str, ...]) -> str:
     """``text`` if a render of ``scene_ids`` in ``langs`` can be narrated with it, else an InputError."""
     voice = parse_voice(text)
     if isinstance(voice, NoVoice):
         return "none"
     speech_timeout()
-    if split > 1:
-        raise InputError("--voice with --split is not supported yet: render narrated videos unsplit")
     for lang in langs:
         check_language(voice, lang)
         if isinstance(voice, RecordingsFolder):

@@ -49,10 +49,12 @@ def true_peak_dbtp(samples: np.ndarray) -> float:
     return 20 * np.log10(peak) if peak > 0 else -np.inf
 
 
-def limit_true_peak(samples: np.ndarray, rate: int, ceiling_db: float) -> np.ndarray:
-    """``samples`` with a smooth gain (≤ 1) that keeps every oversampled peak under ``ceiling_db``."""
+def limit_true_peak(samples: np.ndarray, rate: int, ceiling_db: float, peaks: np.ndarray | None = None) -> np.ndarray:
+    """``samples`` with a smooth gain (≤ 1) that keeps every oversampled peak under ``ceiling_db``;
+    ``peaks``: their :func:`oversampled_peaks` if known (those of ``g·x`` are ``g`` times those of
+    ``x``: oversampling is linear, so a caller trying gains measures them once)."""
     ceiling = 10 ** (ceiling_db / 20)
-    allowed = np.minimum(1.0, ceiling / np.maximum(oversampled_peaks(samples), 1e-12))
+    allowed = np.minimum(1.0, ceiling / np.maximum(oversampled_peaks(samples) if peaks is None else peaks, 1e-12))
     width = 2 * max(1, int(0.005 * rate)) + 1
     gain = uniform_filter1d(minimum_filter1d(allowed, width, mode="nearest"), width, mode="nearest")
     return samples * np.minimum(gain, allowed)
@@ -64,14 +66,19 @@ def normalize_loudness(clip: Clip) -> Clip:
     if not np.isfinite(integrated_loudness(samples, clip.rate)):
         raise SpeechError("the speech is silent (no loudness to normalize)")
     ceiling = PEAK_CEILING_DBTP - _MARGIN_DB
+    peaks = oversampled_peaks(samples)  # once: every gain tried scales them
+
+    def limited(gain_db: float) -> np.ndarray:
+        gain = 10 ** (gain_db / 20)
+        return limit_true_peak(samples * gain, clip.rate, ceiling, peaks * gain)
+
     gain_db = 0.0
     for _ in range(_ROUNDS):
-        error_db = TARGET_LUFS - integrated_loudness(limit_true_peak(samples * 10 ** (gain_db / 20), clip.rate,
-                                                                     ceiling), clip.rate)
+        error_db = TARGET_LUFS - integrated_loudness(limited(gain_db), clip.rate)
         if abs(error_db) < 0.02:
             break
         gain_db += error_db
-    out = limit_true_peak(samples * 10 ** (gain_db / 20), clip.rate, ceiling)
+    out = limited(gain_db)
     excess = true_peak_dbtp(out) - ceiling
     if excess > 0:  # the limiter's gain is smooth between samples; a last trim if it left any excess
         out = out * 10 ** (-excess / 20)

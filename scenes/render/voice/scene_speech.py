@@ -4,18 +4,37 @@ the render can lay them on its sound track at the times the scene recorded (``sc
 
 from __future__ import annotations
 
+from scenes.kit.registry import entry
+from scenes.kit.text import fill, placeholders, text_file
 from scenes.render.voice.clip import Clip
 from scenes.render.voice.narrator import Narrator
 
-__all__ = ["SceneSpeech"]
+__all__ = ["SceneSpeech", "fixed_lines"]
+
+
+def fixed_lines(scene_id: str, lang: str) -> list[str]:
+    """The narrated lines of ``scene_id`` in ``lang`` that no setting changes, in file order (not a
+    claim's variants: the settings choose which one is said, and the others would hold the speaker).
+
+    >>> "In two dimensions the zero-mean hyperplane is the line x + y = 0." in fixed_lines("layernorm-2d", "en")
+    True
+    """
+    messages = text_file(entry(scene_id).text_file).messages
+    templates = [languages[lang] for key, languages in messages.items() if key.startswith("say.") and "[" not in key
+                 and lang in languages]
+    return [fill(template, lang) for template in templates if not placeholders(template)]
 
 
 class SceneSpeech:
-    """``speech(step, line)`` for one scene in one language; ``clips`` holds what was said, by step."""
+    """``speech(step, line)`` for one scene in one language; ``clips`` holds what was said, by step.
+    With ``ahead``, the scene's fixed lines (:func:`fixed_lines`) the cache lacks are made ahead
+    (:meth:`Narrator.make_ahead`); not in a process that forks while it renders."""
 
-    def __init__(self, narrator: Narrator, scene_id: str, lang: str):
+    def __init__(self, narrator: Narrator, scene_id: str, lang: str, ahead: bool = True):
         self.narrator, self.scene_id, self.lang = narrator, scene_id, lang
         self.clips: dict[str, Clip] = {}
+        if ahead:
+            narrator.make_ahead(lang, fixed_lines(scene_id, lang))
 
     def __call__(self, step: str, line: str) -> float:
         clip = self.narrator.speech(self.scene_id, step, self.lang, line)
