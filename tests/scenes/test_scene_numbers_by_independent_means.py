@@ -1,0 +1,57 @@
+"""Scene numbers against references that share no code with the core call the scene makes
+(issue 21, part 1): what the scene draws is read back from its mobjects and compared with a
+closed form or a brute-force computation written out here.
+
+- prenorm-postnorm: each drawn gradient norm is the geometric mean over the stacks of ‖∂L/∂x_l‖₂,
+  here by central differences of a forward pass written out in numpy (no backprop at all).
+"""
+
+import numpy as np
+import pytest
+
+from normgeo import make_stack
+from scenes.kit.adapters import to_coordinates
+from scenes.prenorm_postnorm import PrenormPostnorm, PrenormPostnormSpec
+from tests.scenes.helpers import build_scene
+
+
+def _layer_norm_rows(x: np.ndarray) -> np.ndarray:
+    """(x − μ)/σ along each row, σ the population standard deviation, ε = 0."""
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt((centred**2).mean(axis=-1, keepdims=True))
+
+
+def _run_blocks(weights: np.ndarray, x: np.ndarray, arrangement: str) -> np.ndarray:
+    """Rows of x through the blocks: x + W·LN(x) (pre-norm) or LN(x + W·x) (post-norm)."""
+    for w in weights:
+        x = x + _layer_norm_rows(x) @ w.T if arrangement == "pre" else _layer_norm_rows(x + x @ w.T)
+    return x
+
+
+def gradient_norms_by_differences(stack, arrangement: str, h: float = 1e-5) -> np.ndarray:
+    """‖∂L/∂x_l‖₂ for l = 0 … depth − 1, L = ⟨v, x_depth⟩, each by central differences over x_l."""
+    depth, width = stack.weights.shape[0], stack.weights.shape[1]
+    states = [stack.start[None, :]]
+    for l in range(depth):
+        states.append(_run_blocks(stack.weights[l : l + 1], states[-1], arrangement))
+    norms = []
+    for l in range(depth):
+        steps = h * np.eye(width)
+        up = _run_blocks(stack.weights[l:], states[l] + steps, arrangement) @ stack.readout
+        down = _run_blocks(stack.weights[l:], states[l] - steps, arrangement) @ stack.readout
+        norms.append(np.linalg.norm((up - down) / (2 * h)))
+    return np.array(norms)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"depth": 10, "sublayer_scale": 2.0, "stacks": 3, "seed": 4}])
+def test_prenorm_postnorm_curves_are_gradient_norms_by_finite_differences(overrides, media_dir):
+    spec = PrenormPostnormSpec(**overrides)
+    scene = build_scene(PrenormPostnorm, spec, media_dir, check_each_step=False)
+    for name in ("pre", "post"):
+        logs = [np.log(gradient_norms_by_differences(make_stack(spec.depth, spec.width, spec.sublayer_scale, spec.seed + k), name))
+                for k in range(spec.stacks)]
+        expected = np.exp(np.mean(logs, axis=0))
+        points = to_coordinates(scene.axes, scene.curves[name].get_anchors())
+        drawn = np.append(points[::2, 1][: spec.depth - 1], points[-1, 1])
+        assert np.allclose(points[-1, 0], spec.depth)
+        assert np.allclose(drawn, expected, rtol=1e-6), (name, drawn, expected)
