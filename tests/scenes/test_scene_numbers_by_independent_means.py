@@ -4,12 +4,15 @@ closed form or a brute-force computation written out here.
 
 - prenorm-postnorm: each drawn gradient norm is the geometric mean over the stacks of ‖∂L/∂x_l‖₂,
   here by central differences of a forward pass written out in numpy (no backprop at all).
+- conditioning: every drawn contour lies on its level set ½wᵀHw = f(w₀)·0.3ᵏ, the drawn path is
+  the closed form (I − ηH)ᵏw₀ with η = fraction·2/λ_max, and the drawn κ is the eigenvalue ratio.
 """
 
 import numpy as np
 import pytest
 
 from normgeo import make_stack
+from scenes.conditioning import Conditioning, ConditioningSpec
 from scenes.kit.adapters import to_coordinates
 from scenes.prenorm_postnorm import PrenormPostnorm, PrenormPostnormSpec
 from tests.scenes.helpers import build_scene
@@ -55,3 +58,31 @@ def test_prenorm_postnorm_curves_are_gradient_norms_by_finite_differences(overri
         drawn = np.append(points[::2, 1][: spec.depth - 1], points[-1, 1])
         assert np.allclose(points[-1, 0], spec.depth)
         assert np.allclose(drawn, expected, rtol=1e-6), (name, drawn, expected)
+
+
+def _polyline_corners(plane, path) -> np.ndarray:
+    return to_coordinates(plane, np.vstack([path.get_start_anchors(), path.get_end_anchors()[-1:]]))
+
+
+@pytest.mark.parametrize("overrides", [{}, {"large_scale": 100.0, "correlation": 0.5, "drawn_kappa": 20.0, "step_fraction": 0.4}])
+def test_conditioning_contours_lie_on_their_level_sets_and_paths_are_the_closed_form(overrides, media_dir):
+    spec = ConditioningSpec(**overrides)
+    scene = build_scene(Conditioning, spec, media_dir, check_each_step=False)
+    panels = ((scene.before_plane, scene.curves_a, scene.before_path, scene.demo.drawn_before),
+              (scene.after_plane, scene.curves_b, scene.after_path, scene.demo.drawn_after))
+    for plane, curves, path, run in panels:
+        h = np.asarray(run.hessian, dtype=float)
+        low, high = np.linalg.eigvalsh(h)
+        start = _polyline_corners(plane, path)[0]
+        top = 0.5 * start @ h @ start
+        assert len(curves) == 5
+        for k, curve in enumerate(curves):
+            points = to_coordinates(plane, curve.get_anchors())
+            values = 0.5 * np.einsum("ij,jk,ik->i", points, h, points)
+            assert np.allclose(values, top * 0.3**k, rtol=1e-6), (k, values.min(), values.max(), top * 0.3**k)
+        step = spec.step_fraction * 2.0 / high
+        expected = np.array([np.linalg.matrix_power(np.eye(2) - step * h, k) @ start for k in range(spec.steps_drawn + 1)])
+        drawn = _polyline_corners(plane, path)
+        assert np.allclose(drawn, expected, rtol=1e-6, atol=1e-9 * np.abs(start).max())
+    assert np.linalg.eigvalsh(scene.demo.drawn_before.hessian)[1] / np.linalg.eigvalsh(scene.demo.drawn_before.hessian)[0] \
+        == pytest.approx(spec.drawn_kappa, rel=1e-9)
