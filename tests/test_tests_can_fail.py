@@ -4,8 +4,10 @@ assertion that holds whatever the code under test does is reported with its file
 Caught: ``assert Path(...)`` (a path object is always true), ``assert`` of a literal that is true
 (a non-empty string, tuple, list, dict or set, a number other than 0, an f-string, a lambda),
 ``assert (x, "message")`` (a tuple, always true), ``A and B or C`` as a whole assertion (the
-``or`` rescues a false ``A and B``), dead ``if False:`` / ``if 0:`` / ``while False:`` blocks, and a
-test function whose body is only a docstring, ``pass`` or ``...``.
+``or`` rescues a false ``A and B``), dead ``if False:`` / ``if 0:`` / ``while False:`` blocks, a
+test function whose body is only a docstring, ``pass`` or ``...``, and any skip (``pytest.skip``,
+``pytest.importorskip``, ``@pytest.mark.skip``/``skipif``): what the tests need is installed by
+``./run test``, so a missing piece is a failure, never a silent skip.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 PATH_NAMES = {"Path", "PurePath", "PosixPath"}
+SKIPS = {"skip", "skipif", "importorskip"}
 
 
 def _always_true(node: ast.expr, source: str = "") -> str | None:
@@ -80,6 +83,9 @@ def vacuous_checks(source: str, name: str = "<test>") -> list[str]:
                 found.append(f"{name}:{node.lineno}: assert of {reason}")
         elif isinstance(node, (ast.If, ast.While)) and _dead_condition(node.test):
             found.append(f"{name}:{node.lineno}: a block that never runs ({type(node).__name__.lower()} on a false constant)")
+        elif isinstance(node, ast.Attribute) and node.attr in SKIPS and isinstance(node.value, (ast.Name, ast.Attribute)) \
+                and (getattr(node.value, "id", None) == "pytest" or getattr(node.value, "attr", None) == "mark"):
+            found.append(f"{name}:{node.lineno}: a skip ({node.attr}): a missing requirement must fail, not skip")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test") and _empty_body(node):
             found.append(f"{name}:{node.lineno}: {node.name} has no body: it passes whatever the code does")
     return found
@@ -98,6 +104,9 @@ def vacuous_checks(source: str, name: str = "<test>") -> list[str]:
     "while 0:\n    pass\n",
     "def test_x():\n    '''Nothing.'''\n",
     "def test_y():\n    pass\n",
+    "distributed = pytest.importorskip('distributed')\n",
+    "if not path.is_file():\n    pytest.skip('missing')\n",
+    "@pytest.mark.skipif(not AXE.is_file(), reason='no axe')\ndef test_a():\n    assert axe() == []\n",
 ])
 def test_each_kind_of_vacuous_check_is_found(source):
     assert len(vacuous_checks(source)) == 1, source

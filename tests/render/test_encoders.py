@@ -56,8 +56,7 @@ def source_duration(frames) -> float:
 
 def real_frames(limit: int = 45):
     """A real scene's frames: the first ``limit`` frames of the docs GIF, as shown."""
-    if not DOCS_GIF.is_file():
-        pytest.skip("docs/radial-projection.gif is not in this checkout")
+    assert DOCS_GIF.is_file(), f"{DOCS_GIF} is committed with the docs: this checkout is incomplete"
     frames = []
     for frame, seconds in decoded_frames(DOCS_GIF):
         frames.append((frame, seconds))
