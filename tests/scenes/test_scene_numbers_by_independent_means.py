@@ -6,16 +6,21 @@ closed form or a brute-force computation written out here.
   here by central differences of a forward pass written out in numpy (no backprop at all).
 - conditioning: every drawn contour lies on its level set ½wᵀHw = f(w₀)·0.3ᵏ, the drawn path is
   the closed form (I − ηH)ᵏw₀ with η = fraction·2/λ_max, and the drawn κ is the eigenvalue ratio.
+- batch-dependence: the drawn "predicted" line is σ/√B (σ = 1), and the measured dots agree with
+  it within four standard errors of a standard deviation from 2 000 batches.
 """
 
 import numpy as np
 import pytest
 
 from normgeo import make_stack
+from manim import VMobject
+
+from scenes.batch_dependence import BatchDependence, BatchDependenceSpec
 from scenes.conditioning import Conditioning, ConditioningSpec
 from scenes.kit.adapters import to_coordinates
 from scenes.prenorm_postnorm import PrenormPostnorm, PrenormPostnormSpec
-from tests.scenes.helpers import build_scene
+from tests.scenes.helpers import build_scene, centres
 
 
 def _layer_norm_rows(x: np.ndarray) -> np.ndarray:
@@ -86,3 +91,28 @@ def test_conditioning_contours_lie_on_their_level_sets_and_paths_are_the_closed_
         assert np.allclose(drawn, expected, rtol=1e-6, atol=1e-9 * np.abs(start).max())
     assert np.linalg.eigvalsh(scene.demo.drawn_before.hessian)[1] / np.linalg.eigvalsh(scene.demo.drawn_before.hessian)[0] \
         == pytest.approx(spec.drawn_kappa, rel=1e-9)
+
+
+def _polylines_through(scene, axes, xs) -> list[np.ndarray]:
+    """Every drawn polyline on screen with one corner per x in ``xs``, in ``axes`` coordinates."""
+    found = []
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if type(mobject) is VMobject and len(mobject.points) == 4 * (len(xs) - 1):
+                corners = _polyline_corners(axes, mobject)
+                if np.allclose(corners[:, 0], xs, atol=1e-9):
+                    found.append(corners)
+    return found
+
+
+@pytest.mark.parametrize("overrides", [{}, {"batch_sizes": (4, 16, 64, 256), "seed": 3}])
+def test_batch_mean_spread_is_drawn_against_sigma_over_root_b(overrides, media_dir):
+    spec = BatchDependenceSpec(**overrides)
+    scene = build_scene(BatchDependence, spec, media_dir, check_each_step=False)
+    sizes = np.array(spec.batch_sizes, dtype=float)
+    law = 1.0 / np.sqrt(sizes)  # σ/√B with σ = 1
+    lines = _polylines_through(scene, scene.spread_axes, np.log2(sizes))
+    assert any(np.allclose(line[:, 1], law, rtol=1e-9) for line in lines), [line[:, 1] for line in lines]
+    measured = centres(scene.spread_axes, scene.measured_dots)[:, 1]
+    standard_error = 1.0 / np.sqrt(2 * (2000 - 1))  # relative s.e. of a standard deviation from 2 000 draws
+    assert np.all(np.abs(measured / law - 1.0) <= 4 * standard_error), measured / law
