@@ -8,6 +8,7 @@ closed form or a brute-force computation written out here.
   the closed form (I − ηH)ᵏw₀ with η = fraction·2/λ_max, and the drawn κ is the eigenvalue ratio.
 - batch-dependence: the drawn "predicted" line is σ/√B (σ = 1), and the measured dots agree with
   it within four standard errors of a standard deviation from 2 000 batches.
+- scale-invariance: the drawn effective step is η/‖W‖², ‖W‖ read from the drawn norm curve.
 """
 
 import numpy as np
@@ -18,6 +19,7 @@ from manim import VMobject
 
 from scenes.batch_dependence import BatchDependence, BatchDependenceSpec
 from scenes.conditioning import Conditioning, ConditioningSpec
+from scenes.scale_invariance import ScaleInvariance, ScaleInvarianceSpec
 from scenes.kit.adapters import to_coordinates
 from scenes.prenorm_postnorm import PrenormPostnorm, PrenormPostnormSpec
 from tests.scenes.helpers import build_scene, centres
@@ -116,3 +118,13 @@ def test_batch_mean_spread_is_drawn_against_sigma_over_root_b(overrides, media_d
     measured = centres(scene.spread_axes, scene.measured_dots)[:, 1]
     standard_error = 1.0 / np.sqrt(2 * (2000 - 1))  # relative s.e. of a standard deviation from 2 000 draws
     assert np.all(np.abs(measured / law - 1.0) <= 4 * standard_error), measured / law
+
+
+@pytest.mark.parametrize("overrides", [{}, {"steps": 60, "learning_rate": 0.05, "weight_decay": 0.2, "seed": 2}])
+def test_the_drawn_effective_step_is_the_learning_rate_over_the_drawn_norm_squared(overrides, media_dir):
+    spec = ScaleInvarianceSpec(**overrides)
+    scene = build_scene(ScaleInvariance, spec, media_dir, check_each_step=False)
+    norms = _polyline_corners(scene.norm_axes, scene.norm_curve)
+    steps = _polyline_corners(scene.step_axes, scene.step_curve)
+    assert np.allclose(norms[:, 0], np.arange(len(norms))) and np.allclose(steps[:, 0], norms[:, 0])
+    assert np.allclose(steps[:, 1], spec.learning_rate / norms[:, 1] ** 2, rtol=1e-9)
