@@ -101,3 +101,52 @@ def test_degenerate_inputs_raise_like_the_layers():
     with pytest.raises(ZeroVectorError):
         rms_norm_jacobian([0.0, 0.0])
     assert np.allclose(layer_norm_jacobian([2.0, 2.0], eps=1e-5), (np.eye(2) - 0.5) / np.sqrt(1e-5))
+
+
+def decimal_jacobian(x, eps, centre: bool) -> np.ndarray:
+    """The closed form J = (I − [centre]·11ᵀ/n − yyᵀ/n)/s, s = √(σ² + ε) (or √(mean x² + ε)),
+    y = (x − [centre]·μ)/s, worked in 40-digit decimals: their exponent range has no overflow
+    at 1e±200, so this reference shares nothing with the core's rescaling."""
+    import decimal
+
+    context = decimal.Context(prec=40, Emax=10**6, Emin=-(10**6))
+    values = [context.create_decimal_from_float(float(v)) for v in x]
+    n = len(values)
+    mean = context.divide(sum(values, decimal.Decimal(0)), n) if centre else decimal.Decimal(0)
+    centred = [context.subtract(v, mean) for v in values]
+    power = context.divide(sum((context.multiply(c, c) for c in centred), decimal.Decimal(0)), n)
+    s = context.sqrt(context.add(power, context.create_decimal_from_float(eps)))
+    y = [context.divide(c, s) for c in centred]
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            entry = (decimal.Decimal(int(i == j)) - (decimal.Decimal(1) / n if centre else 0)) - context.divide(context.multiply(y[i], y[j]), n)
+            row.append(float(context.divide(entry, s)))
+        rows.append(row)
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 3e-300, 1e150])
+@pytest.mark.parametrize("base", [(1.0, -2.0, 4.5, 0.25), (3.0, 4.0, -1.0), (1.0, 1.0, 1.0, 1.0, -7.0)])
+def test_jacobians_at_1e_plus_minus_200_are_the_closed_form_in_decimals(base, scale):
+    """At 1e±200 squaring the entries overflows or underflows float64; J must still be the closed
+    form (entries of size 1/|x| ≈ 1e∓200), not 0, inf or NaN. Checked against 40-digit decimals."""
+    x = np.array(base) * scale
+    for function, centre in ((layer_norm_jacobian, True), (rms_norm_jacobian, False)):
+        got = function(x)
+        expected = decimal_jacobian(x, 0.0, centre)
+        assert np.isfinite(got).all(), (function.__name__, scale, got)
+        biggest = np.abs(expected).max()
+        assert np.abs(got - expected).max() <= 1e-12 * biggest, (function.__name__, scale, got, expected)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200])
+def test_jacobians_at_1e_plus_minus_200_with_eps_are_the_closed_form_in_decimals(scale):
+    """With ε > 0: at 1e200 ε is negligible (J ≈ the ε = 0 form), at 1e-200 it dominates (J ≈ I/√ε
+    minus the centring): both from the decimal closed form."""
+    x = np.array([1.0, -2.0, 4.5, 0.25]) * scale
+    for function, centre in ((layer_norm_jacobian, True), (rms_norm_jacobian, False)):
+        got = function(x, eps=1e-5)
+        expected = decimal_jacobian(x, 1e-5, centre)
+        assert np.abs(got - expected).max() <= 1e-12 * np.abs(expected).max(), (function.__name__, scale, got, expected)

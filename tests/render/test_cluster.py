@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import av
+import distributed  # in the test extra (normgeo[cluster]): a missing one fails, never skips
 import pytest
 import srt
 from click.testing import CliRunner
@@ -19,8 +20,6 @@ from click.testing import CliRunner
 from scenes.cli.main import cli
 from scenes.render import Manifest
 from tests.helpers import assert_split_equals_unsplit, default_sigint
-
-distributed = pytest.importorskip("distributed")
 
 pytestmark = pytest.mark.render
 ROOT = Path(__file__).resolve().parents[2]
