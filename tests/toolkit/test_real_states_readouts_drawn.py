@@ -1,0 +1,48 @@
+"""The real-states dimension and γ readouts as they are played and drawn (dry run, the shipped
+SmolLM2 file): each fades in, over 1 s, as the one animation of its step; each is set at the kit's
+small size (22, narrower than the readout column there, so never shrunk); each sits 0.2 above the
+readout below it with its left edge on the introduction's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.kit.base import SMALL_SIZE
+from tests.toolkit.test_real_states_steps import DimensionAndGamma, build
+
+
+class PlayedDimensionAndGamma(DimensionAndGamma):
+    """The same steps, keeping what each ``play`` call was given (a scene method overridden)."""
+
+    def play(self, *animations, **kwargs):
+        if not hasattr(self, "played"):
+            self.played = []
+        self.played.append((animations, kwargs))
+        super().play(*animations, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory):
+    return build(PlayedDimensionAndGamma, tmp_path_factory.mktemp("readouts"))
+
+
+def test_each_readout_fades_in_over_one_second(scene):
+    fades = [(animations, kwargs) for animations, kwargs in scene.played
+             if any(type(a).__name__ == "FadeIn" for a in animations)]
+    last = fades[-2:]  # after the introduction's own fade-in
+    assert [[a.mobject for a in animations] for animations, _ in last] == [[scene.dimension_text], [scene.gamma_text]]
+    assert [kwargs.get("run_time") for _, kwargs in last] == [1.0, 1.0]
+
+
+def test_the_readouts_are_set_at_the_small_size(scene):
+    assert scene.dimension_text.width < scene.readout_width and scene.gamma_text.width < scene.readout_width
+    assert scene.dimension_text.font_size == pytest.approx(SMALL_SIZE, rel=1e-9)
+    assert scene.gamma_text.font_size == pytest.approx(SMALL_SIZE, rel=1e-9)
+
+
+def test_the_readouts_stack_up_from_the_introduction_with_a_gap_of_0_2(scene):
+    assert scene.dimension_text.get_bottom()[1] - scene.about.get_top()[1] == pytest.approx(0.2, abs=1e-9)
+    assert scene.gamma_text.get_bottom()[1] - scene.dimension_text.get_top()[1] == pytest.approx(0.2, abs=1e-9)
+    assert scene.dimension_text.get_left()[0] == pytest.approx(scene.about.get_left()[0], abs=1e-9)
+    assert scene.gamma_text.get_left()[0] == pytest.approx(scene.about.get_left()[0], abs=1e-9)
