@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from normgeo.decomposition import project_to_zero_mean_hyperplane
+from normgeo.errors import ZeroVarianceError
 from normgeo.normalize import layer_norm, rms_norm
 from normgeo.norms import euclidean_norm
 from normgeo.projection import unit_direction
@@ -41,7 +42,10 @@ def rms_layer_norm_angle(x, eps: float = 0.0) -> np.ndarray:
     multiples of x and x − μ·1 whatever ε is.
     """
     eps = as_nonnegative_number(eps, "eps")
-    return angle_between(rms_norm(x, eps=eps), layer_norm(x, eps=eps))
+    scaled, centred = rms_norm(x, eps=eps), layer_norm(x, eps=eps)
+    if np.any(np.all(centred == 0, axis=-1)):
+        raise ZeroVarianceError("x is constant (σ = 0): LN(x) = 0 has no direction, so it makes no angle with RMSNorm(x)")
+    return angle_between(scaled, centred)
 
 
 def centring_angle(mean_over_std) -> np.ndarray:

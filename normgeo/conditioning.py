@@ -142,11 +142,12 @@ def gradient_descent_path(h, start, step: float, n_steps: int, minimum=None) -> 
     target = np.zeros_like(w) if minimum is None else as_finite_array(minimum, "minimum")
     step = as_positive_number(step, "step")
     path = [w]
-    for _ in range(as_dimension(n_steps, "n_steps", minimum=0)):
-        w = w - step * matrix @ (w - target)
-        if not np.isfinite(w).all():
-            raise InvalidParameterError(f"gradient descent diverged to infinity (step {step:.3g} is far above 2/L)")
-        path.append(w)
+    with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is said below, in one line
+        for _ in range(as_dimension(n_steps, "n_steps", minimum=0)):
+            w = w - step * matrix @ (w - target)
+            if not np.isfinite(w).all():
+                raise InvalidParameterError(f"gradient descent diverged to infinity (step {step:.3g} is far above 2/L)")
+            path.append(w)
     return np.array(path)
 
 

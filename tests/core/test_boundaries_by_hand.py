@@ -231,3 +231,19 @@ def test_gradient_split_and_spread_refusals_word_for_word():
         "x and gradient must be vectors of the same length, got shapes (2,) and (3,)")
     assert message(ZeroVarianceError, lambda: mean_and_spread([2.0, 2.0])) == (
         "x has all entries equal: σ = 0, so μ/σ has no value")
+
+
+def test_a_constant_vector_with_eps_is_refused_as_constant_not_as_zero():
+    """With ε > 0, LN((2, 2, 2)) = 0 exists but has no direction: the message names σ = 0, not a zero x."""
+    assert message(ZeroVarianceError, lambda: rms_layer_norm_angle([2.0, 2.0, 2.0], eps=1.0)) == (
+        "x is constant (σ = 0): LN(x) = 0 has no direction, so it makes no angle with RMSNorm(x)")
+    batch = [[1.0, 2.0, 3.0], [5.0, 5.0, 5.0]]
+    with pytest.raises(ZeroVarianceError):
+        rms_layer_norm_angle(batch, eps=0.5)
+
+
+def test_a_diverging_descent_is_one_clear_error_without_numpys_overflow_warning():
+    """Step 3 on H = diag(1, 10) multiplies w₂ by −29 each step: it overflows; the suite turns every
+    RuntimeWarning into an error, so numpy's overflow warning would surface before the message."""
+    with pytest.raises(InvalidParameterError, match="diverged to infinity"):
+        gradient_descent_path([[1.0, 0.0], [0.0, 10.0]], [1.0, 1.0], 3.0, 400)
