@@ -16,7 +16,8 @@ WIDE = 128 / 9
 
 
 def square(side, at=ORIGIN):
-    return Square(side_length=side).move_to(np.array([*at, 0.0][:3]) if len(at) == 2 else at)
+    """A square of ``side`` centred at ``at`` (a 3-D point)."""
+    return Square(side_length=side).move_to(np.array(at, dtype=float))
 
 
 def flat(placed):
