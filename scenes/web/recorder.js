@@ -110,11 +110,12 @@
       playButton.disabled = !kept || state !== 'idle';
       saveButton.disabled = !Object.keys(recordings).length || state !== 'idle';
       openButton.disabled = state !== 'idle';
+      countNode.textContent = t('present.rec.count', { done: done, total: total });
+      if (!step && !session) { fileNode.textContent = stateNode.textContent = ''; return; }  // nothing on screen yet
       showFile(path);
       if (state === 'recording') stateNode.textContent = t('present.rec.recording', { seconds: seconds((performance.now() - session.started) / 1000) });
       else if (state === 'asking' || state === 'converting') stateNode.textContent = t('present.rec.wait');
       else stateNode.textContent = kept ? t('present.rec.length', { seconds: seconds(kept.seconds) }) : t('present.rec.none');
-      countNode.textContent = t('present.rec.count', { done: done, total: total });
     }
 
     function start() {
@@ -248,6 +249,7 @@
     window.addEventListener('beforeunload', function (event) {
       if (unsaved) { event.preventDefault(); event.returnValue = ''; }
     });
+    render();  // labelled before any step is shown (a page with nothing to present shows none)
     if (!canRecord()) say('present.rec.unsupported');
 
     return {
