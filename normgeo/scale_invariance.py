@@ -161,12 +161,16 @@ class NormGrowthRun:
         """What this run's weight decay did against ``plain`` (the same run with λ = 0):
 
         * ``"holds"``: the norm has settled (``settled``) clearly below plain SGD's end;
+        * ``"shrinks"``: not settled, and it ends more than ``rtol`` below its own start: the decay
+          outweighs the growth (a large λ or a long start), so "slows the growth" would be false;
         * ``"slows"``: it ends clearly below plain SGD's end, more than ``rtol`` lower, but has not settled;
         * ``"barely"``: it ends within ``rtol`` of plain SGD's end: too weak to matter over this run.
         """
         if self.weight_norms[-1] > (1.0 - rtol) * plain.weight_norms[-1]:
             return "barely"
-        return "holds" if self.settled() else "slows"
+        if self.settled():
+            return "holds"
+        return "shrinks" if self.weight_norms[-1] < (1.0 - rtol) * self.weight_norms[0] else "slows"
 
     @property
     def predicted_squared_norms(self) -> np.ndarray:

@@ -3,7 +3,7 @@
 LayerNorm's Jacobian at ε = 0 is (1/σ)(I − 11ᵀ/n − x̂x̂ᵀ/n): an incoming gradient loses its parts
 along 1 and along x̂ and is scaled by 1/σ. Because x = μ·1 + σ·x̂, the gradient with respect to
 weights in front of the norm is orthogonal to them: plain SGD only lengthens W; what weight decay does
-to it over the run shown (holds it, slows it, or barely) is the core's ``decay_effect``.
+to it over the run shown (holds it, shrinks it, slows it, or barely) is the core's ``decay_effect``.
 """
 
 from __future__ import annotations

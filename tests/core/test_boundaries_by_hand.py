@@ -89,8 +89,9 @@ def test_norm_trend_is_flat_exactly_at_its_bounds():
 
 def test_decay_effect_reads_the_last_norm_of_each_run():
     plain = run([1.0, 1.0, 1.0, 1.0, 1.0])
-    # Decayed run ends at 0.5, below 0.9·1 although its previous norm (5) is far above: not "barely".
-    assert run([1.0, 1.0, 1.0, 5.0, 0.5]).decay_effect(plain) == "slows"
+    # Decayed run ends at 0.5, below 0.9·1 although its previous norm (5) is far above: not "barely"
+    # (and, ending below 0.9 of its own start, it shrank).
+    assert run([1.0, 1.0, 1.0, 5.0, 0.5]).decay_effect(plain) == "shrinks"
     # Plain SGD's previous norm (0.1) is irrelevant: 0.5 < 0.9·1 still.
     assert run([1.0, 0.5, 0.5, 0.5, 0.5]).decay_effect(run([1.0, 1.0, 1.0, 0.1, 1.0])) == "holds"
 
@@ -247,3 +248,12 @@ def test_a_diverging_descent_is_one_clear_error_without_numpys_overflow_warning(
     RuntimeWarning into an error, so numpy's overflow warning would surface before the message."""
     with pytest.raises(InvalidParameterError, match="diverged to infinity"):
         gradient_descent_path([[1.0, 0.0], [0.0, 10.0]], [1.0, 1.0], 3.0, 400)
+
+
+def test_decay_that_shrinks_the_norm_below_its_start_is_not_said_to_slow_growth():
+    """20 → 3.79 is not "slowed growth": a run that has not settled and ends more than rtol below its
+    own start shrinks; one that ends above (1 − rtol) of its start still only slows."""
+    plain = run([20.0, 20.1, 20.2, 20.3, 20.4])
+    assert run([20.0, 12.0, 8.0, 5.0, 3.8]).decay_effect(plain) == "shrinks"
+    # 18.2 ≥ 0.9·20 and < 0.9·20.4; 18.9 → 18.2 is not settled
+    assert run([20.0, 19.0, 18.5, 18.9, 18.2]).decay_effect(plain) == "slows"
