@@ -23,9 +23,14 @@ def render_and_report(scene_ids: list[str], settings: RenderSettings, *, lang: t
     progress display and a summary; exit 1 if any job failed (the others still render), 130 on
     Ctrl-C. Results are in the order language, theme, scene. ``site_hint``: the summary says how to
     put what was made on the site (the lecture refreshes the site itself)."""
+    langs, themes = _as_tuple(lang), _as_tuple(theme)
+    tasks = len(scene_ids) * len(langs) * len(themes) * max(1, split)
+    if settings.voice != "none" and scheduler is None and min(jobs or os.cpu_count() or 1, tasks) == 1:
+        from scenes.render.voice.early_start import start_early  # (the narrator's modules: only to narrate)
+
+        start_early(settings.voice, scene_ids, langs)  # the jobs run here: the voice loads while Manim does
     from scenes.render.matrix import batch_jobs, render_batch  # (Manim loads only when a command renders)
 
-    langs, themes = _as_tuple(lang), _as_tuple(theme)
     render_jobs = batch_jobs(scene_ids, settings, langs=langs, themes=themes, out_dir=out_dir, assignments=assignments,
                              spec_file=spec_file, force=force, still=still, gif=gif)
     out_dir = render_jobs[0].out_dir if render_jobs else Path(out_dir)

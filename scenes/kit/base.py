@@ -61,7 +61,10 @@ SPEECH_PAUSE = 0.5
 
 
 class Speech(Protocol):
-    """What a narrated render hands a scene: the seconds the line of ``step`` takes to say."""
+    """What a narrated render hands a scene: ``ask`` starts making the line of ``step`` while the
+    scene goes on; a call gives the seconds it takes to say (waiting for it if need be)."""
+
+    def ask(self, step: str, line: str) -> None: ...
 
     def __call__(self, step: str, line: str) -> float: ...
 
@@ -176,13 +179,26 @@ class NarratedScene:
         """Narrate ``say.<step>`` (the variant ``when`` names, for a claim) as subtitles starting now;
         return the hold (seconds to wait after ``run_time``), lengthened so that the line can be read in
         full and, in a narrated render, said in full with a pause after it."""
-        line = self.words(f"say.{step}", when, **values)
+        return self._held(self._begun(step, when, values), run_time, hold)
+
+    def _begun(self, step: str, when: Outcome | None, values: dict) -> tuple[str, str, float]:
+        """A caption starting now: (step, its line, the scene time); the cues before it end here, and
+        its speech is asked for (made while what comes before the hold is rendered)."""
+        line, start = self.words(f"say.{step}", when, **values), float(self.time)
+        self._close_cues(start)
+        if self.speech is not None:
+            self.speech.ask(step, line)
+        return step, line, start
+
+    def _held(self, begun: tuple[str, str, float], run_time: float, hold: float) -> float:
+        """The hold of the caption ``begun`` (see :meth:`caption`), its cues and its step recorded
+        from its start."""
+        step, line, start = begun
         hold = max(hold, reading_seconds(line, self.spec.lang) - run_time)
         if self.speech is not None:
             hold = max(hold, self.speech(step, line) + SPEECH_PAUSE - run_time)
-            self.spoken.append((step, float(self.time)))
-        start, duration = float(self.time), run_time + hold
-        self._close_cues(start)
+            self.spoken.append((step, start))
+        duration = run_time + hold
         cues = split_into_cues(line, self.spec.lang)
         for cue, (cue_start, cue_end) in zip(cues, cue_times(cues, start, duration)):
             offset, length = cue_start - start, cue_end - cue_start
@@ -212,9 +228,10 @@ class NarratedScene:
             **values) -> None:
         """Narrate one step: its line is subtitled while ``animations`` play and the hold passes."""
         run_time = run_time if animations else 0.0
-        hold = self.caption(step, run_time, hold, when, **values)
+        begun = self._begun(step, when, values)
         if animations:
-            self.play(*animations, run_time=run_time)
+            self.play(*animations, run_time=run_time)  # (a narrated render makes the speech meanwhile)
+        hold = self._held(begun, run_time, hold)
         if hold > 0:
             self.wait(hold)
 

@@ -159,6 +159,8 @@ def test_another_manim_is_refused_in_one_line_before_anything_renders(monkeypatc
 
     from scenes.cli.main import cli
     from scenes.render.manim_door import version
+    from scenes.render.running import dask  # noqa: F401  (binds the real manim_version before the patch:
+    # a name the door loads lazily while patched would keep the fake for the rest of the process)
 
     monkeypatch.setattr(version, "manim_version", lambda: "0.23.1")
     result = CliRunner().invoke(cli, ["still", "layernorm-2d", "--out", str(tmp_path)])

@@ -5,6 +5,7 @@ line asked for alone gets; a scene's fixed lines are the lines its text file fix
 
 from __future__ import annotations
 
+import json
 import time
 
 from scenes.kit.text import placeholders, text_file
@@ -67,4 +68,24 @@ def test_a_scene_speech_makes_its_fixed_lines_ahead_unless_told_not_to(tmp_path)
         assert narrator.speaker is None
     with Narrator(parse_voice("en"), tmp_path / "yes") as narrator:
         SceneSpeech(narrator, "layernorm-2d", "en")
+        deadline = time.monotonic() + 60
+        while narrator.synthesized == 0 and time.monotonic() < deadline:  # nothing asked: the thread makes it
+            time.sleep(0.05)
     assert narrator.synthesized >= 1
+
+
+def test_a_line_asked_for_is_made_on_the_thread_before_the_fixed_lines_waiting_there(tmp_path):
+    """The order the synthesizer was fed, read from the cache's files' times: the asked line is made
+    second (the first fixed line was under way or done), ahead of the other fixed lines."""
+    with Narrator(parse_voice("en"), tmp_path) as narrator:
+        assert narrator.make_ahead("en", LINES) == 3
+        assert narrator.ask("en", "A line the scene needs soon.") is True
+        assert narrator.ask("en", "A line the scene needs soon.") is True  # (still queued: asked again, made once)
+        deadline = time.monotonic() + 120
+        while narrator.synthesized < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert narrator.ask("en", LINES[0]) is False  # made: nothing to ask
+    assert narrator.synthesized == 4
+    made = sorted(tmp_path.glob("*.json"), key=lambda path: path.stat().st_mtime_ns)
+    texts = [json.loads(path.read_text(encoding="utf-8"))["text"] for path in made]
+    assert texts.index("A line the scene needs soon.") <= 1 and texts[-1] == LINES[2]

@@ -1,32 +1,38 @@
 """The narrator of a render: the speech of each step in the chosen voice, loudness-normalized, from
 the speech cache when it is there (a recording is read each time: it is the user's file). The speaker
-is made on the first clip the cache does not hold: a warm render never imports Piper (onnx alone
-takes seconds to import) nor starts a synthesizer.
+is taken on the first clip the cache does not hold: a warm render never starts a synthesizer. A
+Piper speaker is this process's (:mod:`.speakers`), shared with the narrators after it and
+perhaps started before the render (:mod:`.early_start`); closing the narrator leaves it running.
 
 A cold render would wait for each line in turn, since a step must know its speech's length before
-it can go on. So the lines a scene will say whatever its values (those with no placeholder, known
-from its text file) are made ahead (:meth:`Narrator.make_ahead`), by a thread that feeds the
-synthesizer (a process of its own) while the scene builds and renders; a line asked for meanwhile
-goes first. A line made ahead that fails is made again when asked, and fails that render there."""
+it can go on. So lines are made ahead, by a thread that feeds the synthesizer (a process of its own)
+while the scene builds and renders: the lines a scene will say whatever its values (those with no
+placeholder, known from its text file: :meth:`Narrator.make_ahead`), and, before the rest, a line the
+scene will soon need (:meth:`Narrator.ask`: a step asks as its animations start and needs the length
+once they are rendered); a line needed meanwhile goes first. A line made ahead that fails is made
+again when needed, and fails that render there."""
 
 from __future__ import annotations
 
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable
-from importlib import import_module
 from pathlib import Path
 
 from scenes.render.voice.cache import SpeechCache, default_cache_folder, speech_key
 from scenes.render.voice.choice import FestivalVoice, NoVoice, PiperVoiceFile, RecordingsFolder, Voice
 from scenes.render.voice.clip import Clip
+from scenes.render.voice.festival_speaker import FestivalSpeaker
 from scenes.render.voice.loudness import PEAK_CEILING_DBTP, TARGET_LUFS, normalize_loudness
 from scenes.render.voice.recordings import RecordingSpeaker
+from scenes.render.voice.speakers import piper_speaker
 
-__all__ = ["Narrator"]
+__all__ = ["Narrator", "SPEECH_TREATMENT"]
 
-_TREATMENT = f"bs1770 {TARGET_LUFS} LUFS, true peak {PEAK_CEILING_DBTP} dBTP (4x)"
+# what is done to every clip (so part of its cache key)
+SPEECH_TREATMENT = f"bs1770 {TARGET_LUFS} LUFS, true peak {PEAK_CEILING_DBTP} dBTP (4x)"
 _YIELD = 0.005  # seconds the thread making lines ahead waits while a line is asked for
 
 
@@ -49,7 +55,9 @@ class Narrator:
         self._pid = os.getpid()
         self._speaker = None
         self._lock = threading.Lock()  # one line at a time through the speaker
-        self._asking = 0  # lines asked for and waiting for the lock (the thread yields to them)
+        self._asking = 0  # lines needed now and waiting for the lock (the thread yields to them)
+        self._queue: deque[tuple[str, str, str]] = deque()  # (key, lang, text) to make ahead, next first
+        self._queued = threading.Lock()  # the queue and whether a thread serves it
         self._ahead: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -58,7 +66,7 @@ class Narrator:
         self._own()
         if isinstance(self.voice, RecordingsFolder):
             return normalize_loudness(self._made_speaker().speak_step(scene_id, step, lang, text))
-        key = speech_key(self.voice.identity, lang, text, _TREATMENT)
+        key = speech_key(self.voice.identity, lang, text, SPEECH_TREATMENT)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
@@ -73,31 +81,57 @@ class Narrator:
             self._lock.release()
 
     def make_ahead(self, lang: str, texts: Iterable[str]) -> int:
-        """Start making the lines of ``texts`` the cache does not hold, in that order, on a thread;
-        return how many. None missing: no thread, no synthesizer. A recordings folder is read when asked."""
+        """Make the lines of ``texts`` the cache does not hold, in that order, on a thread (after any
+        asked for); return how many. None missing: no thread, no synthesizer. A recordings folder is
+        read when needed."""
         self._own()
-        if isinstance(self.voice, RecordingsFolder) or self._ahead is not None:
+        if isinstance(self.voice, RecordingsFolder):
             return 0
-        missing = [(key, text) for text in dict.fromkeys(texts)
-                   if not self.cache.holds(key := speech_key(self.voice.identity, lang, text, _TREATMENT))]
-        if missing:
-            self._ahead = threading.Thread(target=self._make_all, args=(lang, missing), daemon=True,
-                                           name="normgeo-speech-ahead")
-            self._ahead.start()
+        missing = [key_and_text for text in dict.fromkeys(texts) if (key_and_text := self._missing(lang, text))]
+        with self._queued:
+            self._queue.extend((key, lang, text) for key, text in missing)
+            self._run_ahead()
         return len(missing)
 
-    def _make_all(self, lang: str, missing: list[tuple[str, str]]) -> None:
-        for key, text in missing:
+    def ask(self, lang: str, text: str) -> bool:
+        """Make ``text`` on the thread before the lines waiting there, unless the cache holds it;
+        say whether it was queued."""
+        self._own()
+        missing = None if isinstance(self.voice, RecordingsFolder) else self._missing(lang, text)
+        if missing:
+            with self._queued:
+                self._queue.appendleft((missing[0], lang, text))
+                self._run_ahead()
+        return bool(missing)
+
+    def _missing(self, lang: str, text: str) -> tuple[str, str] | None:
+        key = speech_key(self.voice.identity, lang, text, SPEECH_TREATMENT)
+        return None if self.cache.holds(key) else (key, text)
+
+    def _run_ahead(self) -> None:
+        """A thread for the queue, unless one serves it (called holding ``_queued``)."""
+        if self._queue and self._ahead is None and not self._stop.is_set():
+            self._ahead = threading.Thread(target=self._make_all, daemon=True, name="normgeo-speech-ahead")
+            self._ahead.start()
+
+    def _make_all(self) -> None:
+        while True:
             while self._asking and not self._stop.is_set():
                 time.sleep(_YIELD)
-            if self._stop.is_set():
-                return
             with self._lock:
+                with self._queued:
+                    if self._stop.is_set() or not self._queue:
+                        self._ahead = None
+                        return
+                    key, lang, text = self._queue.popleft()
                 if self.cache.holds(key):
                     continue
                 try:
                     self._make(key, lang, text)
-                except Exception:  # made again when the scene asks for it, and it fails that render there
+                except Exception:  # made again when the scene needs it, and it fails that render there
+                    with self._queued:
+                        self._queue.clear()
+                        self._ahead = None
                     return
 
     def _make(self, key: str, lang: str, text: str) -> Clip:
@@ -107,14 +141,17 @@ class Narrator:
         return clip
 
     def close(self) -> None:
-        """Stop making lines ahead (the line under way is finished) and end the synthesizer's process."""
+        """Stop making lines ahead (the line under way is finished) and end the synthesizer's process
+        (not a Piper speaker's: it is the process's, :mod:`.speakers`)."""
         if self._pid != os.getpid():
             return
         self._stop.set()
-        if self._ahead is not None:
-            self._ahead.join()
+        with self._queued:
+            ahead = self._ahead
+        if ahead is not None:
+            ahead.join()
         close = getattr(self._speaker, "close", None)
-        if close is not None:
+        if close is not None and not isinstance(self.voice, PiperVoiceFile):
             close()
 
     def __enter__(self) -> Narrator:
@@ -139,11 +176,10 @@ class Narrator:
 
 
 def _speaker_for(voice: Voice, model_folder: Path):
-    # Piper (onnx, onnxruntime) loads only for a Piper voice: a silent or Festival render needs none of it
     if isinstance(voice, PiperVoiceFile):
-        return import_module("scenes.render.voice.piper_speaker").PiperSpeaker(voice, model_folder)
+        return piper_speaker(voice, model_folder)
     if isinstance(voice, FestivalVoice):
-        return import_module("scenes.render.voice.festival_speaker").FestivalSpeaker(voice)
+        return FestivalSpeaker(voice)
     if isinstance(voice, RecordingsFolder):
         return RecordingSpeaker(voice)
     raise TypeError(f"not a voice: {voice!r}")

@@ -1,66 +1,37 @@
 """Speaking with Piper: one child process per voice (``piper_child``) loaded once and fed text after
-text; a child that dies or answers nonsense is a :class:`SpeechError` (that render fails) and the
-next request starts a new one. A child that does not answer within :func:`speech_timeout` seconds
-(``$NORMGEO_SPEECH_TIMEOUT``, default 120; the first answer includes loading the voice) is killed
-by a watchdog and is a :class:`SpeechError` too: a hung synthesizer never hangs the render.
-
-Piper gives phoneme alignments only from a model whose duration tensor is a graph output; the
-speaker patches a copy of the voice file once (Piper's own ``add_alignment_output``), into the
-speech cache's folder, never the file itself. A model that cannot be patched speaks without
-alignments (word times then come from the characters).
+text, one request at a time (a lock: narrators in one process may share it,
+:mod:`.speakers`); a child that dies or answers nonsense is a :class:`SpeechError` (that render
+fails) and the next request starts a new one. A child that does not answer within
+:func:`speech_timeout` seconds (``$NORMGEO_SPEECH_TIMEOUT``, default 120; the first answer includes
+loading the voice) is killed by a watchdog and is a :class:`SpeechError` too: a hung synthesizer
+never hangs the render. The child patches the voice for alignments (into ``model_folder``), so the
+render never imports onnx.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import onnx
-from piper.patch_voice_with_alignment import add_alignment_output
 
 from scenes.render.voice.choice import PiperVoiceFile, speech_timeout
 from scenes.render.voice.clip import Clip, SpeechError, voiced_span, words_by_characters
 from scenes.render.voice.piper_words import aligned_words
 
-__all__ = ["PiperSpeaker", "aligned_model"]
-
-def aligned_model(voice: PiperVoiceFile, folder: Path) -> tuple[Path, Path]:
-    """The voice's model (and config) with alignments, patched once into ``folder``/<sha256>.onnx."""
-    target = folder / f"{voice.model_sha256}.onnx"
-    config = target.with_name(target.name + ".json")
-    if target.is_file() and config.is_file():
-        return target, config
-    folder.mkdir(parents=True, exist_ok=True)
-    model = onnx.load(str(voice.model))
-    try:
-        add_alignment_output(model)
-    except ValueError:  # already patched, or no duration tensor to expose
-        return voice.model, voice.config
-    fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=folder)
-    os.close(fd)
-    try:
-        onnx.save(model, partial)
-        shutil.copyfile(voice.config, config)
-        os.replace(partial, target)
-    except BaseException:
-        Path(partial).unlink(missing_ok=True)
-        raise
-    return target, config
+__all__ = ["PiperSpeaker"]
 
 
 class PiperSpeaker:
-    """Speaks text in one Piper voice through a child process started on first use (``command``,
-    the child's program, is ``python -m scenes.render.voice.piper_child``; the model and config
-    paths are appended to it)."""
+    """Speaks text in one Piper voice through a child process started by :meth:`start` or on first
+    use (``command``, the child's program, is ``python -m scenes.render.voice.piper_child``; the
+    model's, config's and aligned copy's paths are appended to it)."""
 
     def __init__(self, voice: PiperVoiceFile, model_folder: Path, command: Sequence[str] | None = None,
                  timeout: float | None = None):
@@ -68,12 +39,22 @@ class PiperSpeaker:
         self.command = list(command or [sys.executable, "-m", "scenes.render.voice.piper_child"])
         self.timeout = speech_timeout() if timeout is None else timeout
         self._child: subprocess.Popen | None = None
+        self._lock = threading.Lock()
 
     @property
     def child_pid(self) -> int | None:
         return None if self._child is None else self._child.pid
 
+    def start(self) -> None:
+        """Start the child now (it loads the voice while the caller goes on), unless it runs."""
+        with self._lock:
+            self._running_child()
+
     def speak(self, text: str) -> Clip:
+        with self._lock:
+            return self._speak(text)
+
+    def _speak(self, text: str) -> Clip:
         child = self._running_child()
         timed_out = threading.Event()
         watchdog = threading.Timer(self.timeout, _stop, (child, timed_out))  # the kill ends the reads below
@@ -119,9 +100,9 @@ class PiperSpeaker:
     def _running_child(self) -> subprocess.Popen:
         if self._child is None or self._child.poll() is not None:
             self.close()
-            model, config = aligned_model(self.voice, self.model_folder)
+            aligned = self.model_folder / f"{self.voice.model_sha256}.onnx"
             self._child = subprocess.Popen(
-                [*self.command, str(model), str(config)],
+                [*self.command, str(self.voice.model), str(self.voice.config), str(aligned)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=Path(__file__).resolve().parents[3],
                 start_new_session=True)

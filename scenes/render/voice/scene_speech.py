@@ -28,13 +28,18 @@ def fixed_lines(scene_id: str, lang: str) -> list[str]:
 class SceneSpeech:
     """``speech(step, line)`` for one scene in one language; ``clips`` holds what was said, by step.
     With ``ahead``, the scene's fixed lines (:func:`fixed_lines`) the cache lacks are made ahead
-    (:meth:`Narrator.make_ahead`); not in a process that forks while it renders."""
+    (:meth:`Narrator.make_ahead`), and a line the scene asks for (``ask``) before them; not in a
+    process that forks while it renders (there ``ask`` does nothing, and the line is made when needed)."""
 
     def __init__(self, narrator: Narrator, scene_id: str, lang: str, ahead: bool = True):
-        self.narrator, self.scene_id, self.lang = narrator, scene_id, lang
+        self.narrator, self.scene_id, self.lang, self.ahead = narrator, scene_id, lang, ahead
         self.clips: dict[str, Clip] = {}
         if ahead:
             narrator.make_ahead(lang, fixed_lines(scene_id, lang))
+
+    def ask(self, step: str, line: str) -> None:
+        if self.ahead:
+            self.narrator.ask(self.lang, line)
 
     def __call__(self, step: str, line: str) -> float:
         clip = self.narrator.speech(self.scene_id, step, self.lang, line)
