@@ -3,7 +3,7 @@
     .venv/bin/python bench/mutation.py                 # both folders (many hours on a loaded 2-core machine)
     .venv/bin/python bench/mutation.py --only normgeo  # one folder (--only kit in a second shell runs beside it)
     .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
-    .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (with the current tests)
+    .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (current sources and tests)
     .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
     .venv/bin/python bench/mutation.py --rerun --skip 'scenes.kit.real_states.*show_landing*'  # minus slow ones
     .venv/bin/python bench/mutation.py --max-children 2  # two mutants at once
@@ -80,6 +80,15 @@ def stage(only: list[str]) -> None:
              'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:randomly"]\n'
              "use_git_change_detection = false\n")
     (where / "pyproject.toml").write_text(text, encoding="utf-8")
+
+
+def sync_sources(where: Path) -> None:
+    """The working tree's sources copied over the staged ones, their times kept: mutmut makes the
+    mutants of each file newer than its mutants again and tests those of each function whose source
+    changed (it keeps a hash per function), the others keep their results."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules")
+    for name in ("normgeo", "normgeo_models", "scenes"):
+        shutil.copytree(ROOT / name, where / name, ignore=ignore, dirs_exist_ok=True)
 
 
 def sync_tests(where: Path) -> None:
@@ -180,7 +189,8 @@ def main() -> int:
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--report", action="store_true", help="print the last run's score only")
     parser.add_argument("--resume", action="store_true",
-                        help="copy the current tests into the last run and go on with the mutants it has not tested")
+                        help="copy the current sources and tests into the last run and go on with the mutants it "
+                             "has not tested (those of changed functions included)")
     parser.add_argument("--rerun", action="store_true",
                         help="copy the current tests into the last run and test again only its surviving mutants")
     parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
@@ -188,6 +198,7 @@ def main() -> int:
     args = parser.parse_args()
     only = args.only or sorted(FOLDERS)
     if args.resume:
+        sync_sources(stage_of(only))
         sync_tests(stage_of(only))
         code = run_mutmut(stage_of(only), args.max_children)
         if code not in (0, 1):

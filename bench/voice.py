@@ -1,7 +1,7 @@
 """Benchmark of narration, side by side in one run on this machine:
 
   1. a narrated render of one scene against the silent one: cold (empty speech cache: every line
-     synthesized, the voice's aligned model patched again) and warm (every line cached), rounds
+     synthesized, the voice's aligned model patched again by its child) and warm (every line cached), rounds
      interleaved so that load hits all alike; targets: warm ≤ 1.15×, cold ≤ 1.5× the silent render's
      wall time; also per second of video, and the CPU time of the command and its processes (which
      the other users of a shared machine change far less than the wall time);
@@ -20,6 +20,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/voice.py                       # layernorm-2d, en, 2 rounds
     PYTHONPATH=. .venv/bin/python bench/voice.py --scene radial-projection --rounds 3 --lang ru
+    PYTHONPATH=. .venv/bin/python bench/voice.py --quality h --rounds 2       # the lecturer's 1080p60
     PYTHONPATH=. .venv/bin/python bench/voice.py --only-lecture --lecture 4     # section 5 alone
     PYTHONPATH=. .venv/bin/python bench/voice.py --read-lecture renders/lecture/lecture.en.dark.voice-en.480p15.mp4
 
@@ -65,11 +66,14 @@ from tests.audio_readback import decoded_audio, ebur128, speech_onsets  # noqa: 
 VOICE_FOR = {"en": "en", "ru": "ru"}
 
 
-def render(scene: str, lang: str, voice: str, out: Path, cache: Path) -> tuple[float, float]:
+QUALITY_NAME = {"l": "480p15", "m": "720p30", "h": "1080p60"}
+
+
+def render(scene: str, lang: str, voice: str, out: Path, cache: Path, quality: str = "l") -> tuple[float, float]:
     """(wall seconds, CPU seconds of the command and every process it waited for: the worker, Piper)."""
     os.environ["NORMGEO_SPEECH_CACHE"] = str(cache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall = timed([str(BIN / "normgeo"), "render", scene, "-q", "l", "--lang", lang, "--voice", voice,
+    wall = timed([str(BIN / "normgeo"), "render", scene, "-q", quality, "--lang", lang, "--voice", voice,
                   "--out", str(out), "--jobs", "1", "--quiet"], ROOT)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -197,6 +201,8 @@ def main() -> None:
     parser.add_argument("--scene", default="layernorm-2d")
     parser.add_argument("--lang", default="en", choices=sorted(VOICE_FOR))
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--quality", "-q", default="l", choices=sorted(QUALITY_NAME),
+                        help="of the narrated-against-silent renders (l 480p15, m 720p30, h 1080p60)")
     parser.add_argument("--lines", type=int, default=10, help="scene lines per voice for the real-time factor")
     parser.add_argument("--lecture", type=int, default=0, metavar="N", help="also join the first N lecture scenes")
     parser.add_argument("--only-lecture", action="store_true", help="only section 5")
@@ -215,14 +221,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="normgeo-bench-voice-") as folder:
         work = Path(folder)
         warm_cache = work / "warm-speech"
-        render(args.scene, args.lang, voice, work / "prime", warm_cache)  # fills the warm cache (and loads files)
+        render(args.scene, args.lang, voice, work / "prime", warm_cache, args.quality)  # fills the warm cache (and loads files)
         times: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
         cpu: dict[str, list[float]] = {"silent": [], "warm": [], "cold": []}
         for number in range(args.rounds):
             for kind in ("silent", "warm", "cold"):  # interleaved: every kind sees the same load
                 cache = warm_cache if kind != "cold" else work / f"cold-speech-{number}"
                 seconds, cpu_seconds = render(args.scene, args.lang, "none" if kind == "silent" else voice,
-                                              work / f"{kind}-{number}", cache)
+                                              work / f"{kind}-{number}", cache, args.quality)
                 times[kind].append(seconds)
                 cpu[kind].append(cpu_seconds)
                 print(f"  round {number + 1}: {kind:6s} {seconds:6.1f} s wall, {cpu_seconds:6.1f} s CPU, load "
@@ -231,8 +237,8 @@ def main() -> None:
         warm, cold = statistics.median(times["warm"]), statistics.median(times["cold"])
         cpu_median = {kind: statistics.median(values) for kind, values in cpu.items()}
         stem = f"{args.scene}.{args.lang}.dark"
-        narrated = work / "warm-0" / args.scene / f"{stem}.voice-{voice}.480p15.mp4"
-        quiet = work / "silent-0" / args.scene / f"{stem}.480p15.mp4"
+        narrated = work / "warm-0" / args.scene / f"{stem}.voice-{voice}.{QUALITY_NAME[args.quality]}.mp4"
+        quiet = work / "silent-0" / args.scene / f"{stem}.{QUALITY_NAME[args.quality]}.mp4"
         quiet_seconds, narrated_seconds = _duration(quiet), _duration(narrated)
         cue_errors, onset_errors = alignment_errors(narrated)
         loudness, peak = ebur128(*decoded_audio(narrated)[:2])
@@ -240,7 +246,7 @@ def main() -> None:
         if args.lecture:
             lecture_part(args.lecture, args.lang, work)
     per = {"silent": silent / quiet_seconds, "warm": warm / narrated_seconds, "cold": cold / narrated_seconds}
-    print(f"\n| {args.scene} 480p15, {args.lang} | wall time, median of {args.rounds} | × silent | target | video "
+    print(f"\n| {args.scene} {QUALITY_NAME[args.quality]}, {args.lang} | wall time, median of {args.rounds} | × silent | target | video "
           "| wall s per video s | × silent | CPU time | × silent |")
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
     print(f"| silent | {silent:.1f} s | 1.00 | | {quiet_seconds:.1f} s | {per['silent']:.2f} | 1.00 | "

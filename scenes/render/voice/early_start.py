@@ -21,8 +21,8 @@ def start_early(voice_text: str, scene_ids: list[str], langs: tuple[str, ...]) -
     if not isinstance(voice, PiperVoiceFile):
         return False
     cache = SpeechCache(default_cache_folder())
-    wanted = (speech_key(voice.identity, lang, line, SPEECH_TREATMENT)
-              for lang in langs if lang == voice.language for scene_id in scene_ids for line in fixed_lines(scene_id, lang))
+    wanted = (speech_key(voice.identity, lang, line, SPEECH_TREATMENT) for lang in langs if lang == voice.language
+              for scene_id in scene_ids for line in fixed_lines(scene_id, lang))
     if all(cache.holds(key) for key in wanted):
         return False
     piper_speaker(voice, cache.folder / "models").start()

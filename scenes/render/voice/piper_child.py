@@ -24,12 +24,13 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from piper import PiperVoice, SynthesisConfig
+import onnxruntime
+from piper import PiperConfig, PiperVoice, SynthesisConfig
 
 from scenes.render.voice.clip import text_words
 from scenes.render.voice.piper_words import NOT_SPOKEN
 
-__all__ = ["aligned_model", "main"]
+__all__ = ["aligned_model", "load_voice", "main"]
 
 
 def aligned_model(model: Path, config: Path, target: Path) -> tuple[Path, Path]:
@@ -59,8 +60,18 @@ def aligned_model(model: Path, config: Path, target: Path) -> tuple[Path, Path]:
     return target, target_config
 
 
+def load_voice(model: Path, config: Path) -> PiperVoice:
+    """The voice with onnxruntime on one thread: a render's frames and encoder use the other core
+    (onnxruntime's default, a thread per core spinning while idle, took half as much CPU again and
+    was slower beside a render; docs/benchmarks.md)."""
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
+    return PiperVoice(session=session, config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))))
+
+
 def main(model: str, config: str, aligned: str) -> int:
-    voice = PiperVoice.load(*map(str, aligned_model(Path(model), Path(config), Path(aligned))))
+    voice = load_voice(*aligned_model(Path(model), Path(config), Path(aligned)))
     settings = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:

@@ -104,7 +104,7 @@ class PiperSpeaker:
             self._child = subprocess.Popen(
                 [*self.command, str(self.voice.model), str(self.voice.config), str(aligned)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=Path(__file__).resolve().parents[3],
+                cwd=Path(__file__).resolve().parents[3],
                 start_new_session=True)
         return self._child
 

@@ -1,8 +1,9 @@
 """This process's Piper speakers, one per voice, kept from first use to the process's end: every
 narrator in the process borrows its voice's speaker, so a batch or a lecture rendered in one process
 loads each voice once, not once per scene, and a speaker started before the render
-(:mod:`.early_start`) is the one its narrator uses. A forked copy of the process (a split render's worker) starts speakers of its own: the
-parent's pipes are the parent's. The children end with the process (their input closes)."""
+(:mod:`.early_start`) is the one its narrator uses. A forked copy of the process (a split render's
+worker) starts speakers of its own: the parent's pipes are the parent's. The children end with the
+process (their input closes)."""
 
 from __future__ import annotations
 
