@@ -179,18 +179,19 @@ class NarratedScene:
         """Narrate ``say.<step>`` (the variant ``when`` names, for a claim) as subtitles starting now;
         return the hold (seconds to wait after ``run_time``), lengthened so that the line can be read in
         full and, in a narrated render, said in full with a pause after it."""
-        return self._held(self._begun(step, when, values), run_time, hold)
+        return self.held_caption(self.begin_caption(step, when, **values), run_time, hold)
 
-    def _begun(self, step: str, when: Outcome | None, values: dict) -> tuple[str, str, float]:
-        """A caption starting now: (step, its line, the scene time); the cues before it end here, and
-        its speech is asked for (made while what comes before the hold is rendered)."""
+    def begin_caption(self, step: str, when: Outcome | None = None, **values) -> tuple[str, str, float]:
+        """The moment the narration of ``step`` starts (the step before it ends here): (step, its line,
+        the scene time); the cues before it end, and its speech is asked for (made while what comes
+        before the hold is rendered). :meth:`held_caption` finishes it."""
         line, start = self.words(f"say.{step}", when, **values), float(self.time)
         self._close_cues(start)
         if self.speech is not None:
             self.speech.ask(step, line)
         return step, line, start
 
-    def _held(self, begun: tuple[str, str, float], run_time: float, hold: float) -> float:
+    def held_caption(self, begun: tuple[str, str, float], run_time: float, hold: float) -> float:
         """The hold of the caption ``begun`` (see :meth:`caption`), its cues and its step recorded
         from its start."""
         step, line, start = begun
@@ -228,10 +229,10 @@ class NarratedScene:
             **values) -> None:
         """Narrate one step: its line is subtitled while ``animations`` play and the hold passes."""
         run_time = run_time if animations else 0.0
-        begun = self._begun(step, when, values)
+        begun = self.begin_caption(step, when, **values)
         if animations:
             self.play(*animations, run_time=run_time)  # (a narrated render makes the speech meanwhile)
-        hold = self._held(begun, run_time, hold)
+        hold = self.held_caption(begun, run_time, hold)
         if hold > 0:
             self.wait(hold)
 

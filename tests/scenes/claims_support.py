@@ -119,15 +119,15 @@ def build_recorded(scene_class, spec, media_dir, check_layout: bool = True):
     with tempconfig(options):
         scene = scene_class(spec=spec, skip_animations=True)
         scene.said_values = {}
-        narrate = scene.caption
+        narrate = scene.begin_caption  # where every step's narration starts (say and caption both)
 
-        def recording(step, run_time, hold, when=None, **values):
+        def recording(step, when=None, **values):
             if check_layout and scene.steps:
                 assert_layout_is_clean(scene, require_text=False, when=f"at the end of step {scene.steps[-1].key!r}")
             scene.said_values[step] = dict(values)
-            return narrate(step, run_time, hold, when, **values)
+            return narrate(step, when, **values)
 
-        scene.caption = recording
+        scene.begin_caption = recording
         scene.render()
     assert_narrates_every_step(scene)
     if check_layout:

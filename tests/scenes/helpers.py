@@ -40,14 +40,14 @@ def build_scene(scene_class, spec, media_dir, check_each_step: bool = True, reso
     with tempconfig(options):
         scene = scene_class(spec=spec, skip_animations=True)
         if check_each_step:
-            narrate = scene.caption
+            narrate = scene.begin_caption  # where every step's narration starts (say and caption both)
 
             def caption_after_checking(step, *args, **kwargs):
                 if scene.steps:  # the previous step has ended: what it left on screen must be clean
                     assert_layout_is_clean(scene, require_text=False, when=f"at the end of step {scene.steps[-1].key!r}")
                 return narrate(step, *args, **kwargs)
 
-            scene.caption = caption_after_checking
+            scene.begin_caption = caption_after_checking
         scene.render()
     return scene
 

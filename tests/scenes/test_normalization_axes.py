@@ -41,7 +41,7 @@ def build_recording(spec, media_dir, monkeypatch):
     step's narration starts): the Typst source and centre of every number, every cell's centre,
     and every shaded cell's fill colour and opacity. Only mobjects on screen are read."""
     frames = {}
-    narrate = NarratedScene.caption
+    narrate = NarratedScene.begin_caption  # where every step's narration starts
 
     def record(scene):
         on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
@@ -59,7 +59,7 @@ def build_recording(spec, media_dir, monkeypatch):
             record(scene)
         return narrate(scene, step, *args, **kwargs)
 
-    monkeypatch.setattr(NormalizationAxes, "caption", caption)
+    monkeypatch.setattr(NormalizationAxes, "begin_caption", caption)
     scene = build_scene(NormalizationAxes, spec, media_dir)
     return scene, frames
 
