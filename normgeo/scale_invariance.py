@@ -157,18 +157,28 @@ class NormGrowthRun:
         last, before = norms[-quarter:].mean(), norms[-2 * quarter:-quarter].mean()
         return bool(abs(last - before) <= rtol * last)
 
+    def balanced(self, rtol: float = 0.2) -> bool:
+        """Over the last quarter of the run, what decay takes from ‖W‖² per step, (1 − (1 − ηλ)²)‖W_t‖²,
+        adds up to within ``rtol`` of what the gradient adds, η²‖∇_t‖²: the norm sits where shrinking
+        and growth balance, not merely falling too slowly for ``settled`` to see (a small ηλ)."""
+        quarter = max(1, self.gradient_norms.size // 4)
+        removed = (1.0 - (1.0 - self.learning_rate * self.weight_decay) ** 2) * self.weight_norms[-quarter - 1:-1] ** 2
+        added = self.learning_rate**2 * self.gradient_norms[-quarter:] ** 2
+        return bool(abs(removed.sum() - added.sum()) <= rtol * added.sum())
+
     def decay_effect(self, plain: NormGrowthRun, rtol: float = 0.1) -> str:
         """What this run's weight decay did against ``plain`` (the same run with λ = 0):
 
-        * ``"holds"``: the norm has settled (``settled``) clearly below plain SGD's end;
-        * ``"shrinks"``: not settled, and it ends more than ``rtol`` below its own start: the decay
+        * ``"holds"``: the norm has settled (``settled``) where decay and growth balance (``balanced``),
+          clearly below plain SGD's end;
+        * ``"shrinks"``: not held, and it ends more than ``rtol`` below its own start: the decay
           outweighs the growth (a large λ or a long start), so "slows the growth" would be false;
-        * ``"slows"``: it ends clearly below plain SGD's end, more than ``rtol`` lower, but has not settled;
+        * ``"slows"``: it ends clearly below plain SGD's end, more than ``rtol`` lower, but is not held;
         * ``"barely"``: it ends within ``rtol`` of plain SGD's end: too weak to matter over this run.
         """
         if self.weight_norms[-1] > (1.0 - rtol) * plain.weight_norms[-1]:
             return "barely"
-        if self.settled():
+        if self.settled() and self.balanced():
             return "holds"
         return "shrinks" if self.weight_norms[-1] < (1.0 - rtol) * self.weight_norms[0] else "slows"
 

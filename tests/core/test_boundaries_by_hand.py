@@ -40,9 +40,11 @@ from normgeo.dynamic_tanh import DynamicTanhFit
 
 
 def run(norms) -> NormGrowthRun:
-    """A made-up run: only its norms matter to the predicates under test."""
-    steps = len(norms) - 1
-    return NormGrowthRun(np.array(norms, float), np.ones(steps), np.zeros(steps), 0.1, 0.0)
+    """A made-up run (η = 0.1, λ = 0.5) whose gradient gives back each step what decay takes,
+    η²‖∇_t‖² = (1 − (1 − ηλ)²)‖W_t‖², so that it is ``balanced`` and only its norms decide."""
+    norms = np.array(norms, float)
+    gradients = np.sqrt(1.0 - (1.0 - 0.1 * 0.5) ** 2) * norms[:-1] / 0.1
+    return NormGrowthRun(norms, gradients, np.zeros(norms.size - 1), 0.1, 0.5)
 
 
 def message(error, call) -> str:
@@ -86,6 +88,23 @@ def test_norm_trend_is_flat_exactly_at_its_bounds():
 
 
 # --- decay_effect: the last norms only -----------------------------------------------------------
+
+def test_balanced_compares_what_decay_takes_with_what_the_gradient_adds_over_the_last_quarter():
+    """η = 0.1, λ = 0.5: decay takes 1 − 0.95² = 0.0975 of ‖W‖² per step. Nine norms of 2 (quarter
+    = 8 // 4 = 2 steps): it takes 0.39 a step, 0.78 in all; gradients adding a·0.39 a step in the
+    last two steps are balanced while |0.78 − 0.78·a| ≤ 0.2·0.78·a, i.e. 1/1.2 ≤ a ≤ 1/0.8; the
+    steps before the quarter do not count."""
+    norms, taken = np.full(9, 2.0), 0.0975 * 4.0
+
+    def added(share: float, earlier: float = taken) -> NormGrowthRun:
+        per_step = np.array([earlier] * 6 + [share * taken] * 2)  # η²‖∇_t‖², with η = 0.1
+        return NormGrowthRun(norms, np.sqrt(per_step) / 0.1, np.zeros(8), 0.1, 0.5)
+
+    assert added(1.0).balanced() and added(1.0, earlier=0.0).balanced() and added(1.0, earlier=9.0).balanced()
+    assert added(1.24).balanced() and not added(1.26).balanced()
+    assert added(0.84).balanced() and not added(0.82).balanced()
+    assert added(1.1).balanced(rtol=0.1) and not added(1.12).balanced(rtol=0.1)
+
 
 def test_decay_effect_reads_the_last_norm_of_each_run():
     plain = run([1.0, 1.0, 1.0, 1.0, 1.0])
