@@ -189,6 +189,8 @@ class NarratedScene:
         self._close_cues(start)
         if self.speech is not None:
             self.speech.ask(step, line)
+        self.narration.append(line)
+        self.steps.append(Step(step, line, start, start))  # the step now shown; its end comes with the hold
         return step, line, start
 
     def held_caption(self, begun: tuple[str, str, float], run_time: float, hold: float) -> float:
@@ -206,8 +208,7 @@ class NarratedScene:
             # the times Manim gives a cue added now, kept until its end is known
             self._open_cues.append((cue, float(start + offset), float(start + offset + length)))
             self.cues.append((start, start + offset, start + offset + length, cue))
-        self.narration.append(line)
-        self.steps.append(Step(step, line, start, start + duration))
+        self.steps[-1] = Step(step, line, start, start + duration)
         return hold
 
     def _close_cues(self, now: float) -> None:
