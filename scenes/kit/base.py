@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 
 import numpy as np
-from manim import PI, RIGHT, UL, ManimColor, Scene, ThreeDScene, config, tempconfig
+from manim import RIGHT, UL, ManimColor, Scene, ThreeDScene, config, tempconfig
 from manim.utils.space_ops import rotation_about_z, rotation_matrix
 
 from scenes.kit.claims import Outcome
@@ -271,13 +271,15 @@ class NormGeoThreeDScene(NarratedScene, ThreeDScene):
         camera draws a point x at zoom·f/(f − z)·(the first two of p), p = R·(x − c), z = p's third
         (f the focal distance), so c = (0, 0, c_z) draws the origin at height h = zoom·f·(−c_z·u_y)/(f + c_z·u_z),
         u = R·e_z, that is c_z = −h·f/(zoom·f·u_y + h·u_z) (the screen's vertical, for γ = 0). Only c_z
-        moves: Cairo shifts the whole picture, text fixed in the frame too, by c's x and y."""
+        moves: Cairo shifts the whole picture, text fixed in the frame too, by c's x and y. R is
+        R_z(γ)·R_x(−φ)·R_z(−θ − π/2), whose last factor leaves e_z alone, so u does not depend on θ;
+        looking straight down (u_y = 0) no c_z moves the origin, and it stays 0."""
         camera = self.renderer.camera
         phi = camera.get_phi() if phi is None else phi
         theta = camera.get_theta() if theta is None else theta
         zoom = camera.get_zoom() if zoom is None else zoom * self.layout.view_scale
-        rotation = rotation_about_z(camera.get_gamma()) @ rotation_matrix(-phi, RIGHT) @ rotation_about_z(-theta - PI / 2)
-        height, up = self.layout.view_center[1], rotation @ np.array([0.0, 0.0, 1.0])
+        up = rotation_about_z(camera.get_gamma()) @ rotation_matrix(-phi, RIGHT) @ np.array([0.0, 0.0, 1.0])
+        height = self.layout.view_center[1]
         focal, lift = camera.get_focal_distance(), up[1]
         center = np.array([0.0, 0.0, -height * focal / (zoom * focal * lift + height * up[2])
                            if height and abs(lift) > 1e-6 else 0.0])

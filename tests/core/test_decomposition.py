@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -84,3 +85,12 @@ def test_decomposition_does_not_mutate_input():
     x = np.array([1.0, 2.0, 6.0])
     decompose(x)
     assert x.tolist() == [1.0, 2.0, 6.0]
+
+
+def test_a_decompositions_parts_are_read_only():
+    """The mean part and the centred part come back read-only, so a caller cannot break
+    x = μ·1 + (x − μ·1) by writing into one of them."""
+    parts = decompose([1.0, 2.0, 6.0])
+    for part in (parts.mean_part, parts.centred_part):
+        with pytest.raises(ValueError, match="read-only"):
+            part[0] = 0.0

@@ -7,7 +7,7 @@ stacked view drawn 1.2 larger and 1.2 below the figure's centre."""
 
 import numpy as np
 import pytest
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Square, tempconfig
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Dot, Square, tempconfig
 
 from scenes.kit.base import NormGeoThreeDScene
 from scenes.kit.frame_layout import Layout, frame_size, keep_clear, overlaps
@@ -84,6 +84,8 @@ def test_start_column_beside_or_below_the_figure():
     figure = square(2.0)
     wide = Layout.for_frame(WIDE, 8.0).start_column(square(1.0, (5, 3, 0)), figure)
     assert wide.get_left()[0] == pytest.approx(1.45) and wide.get_top()[1] == pytest.approx(1.0)
+    off_centre = Layout.for_frame(WIDE, 8.0).start_column(square(1.0, (5, 3, 0)), square(2.0, (-2.0, 0.5, 0)))
+    assert off_centre.get_left()[0] == pytest.approx(-1.0 + 0.45) and off_centre.get_top()[1] == pytest.approx(1.5)
     tall = Layout.for_frame(8.0, WIDE)
     below = tall.start_column(square(1.0, (5, 3, 0)), figure)
     assert below.get_top()[1] == pytest.approx(-1.0 - 0.35) and below.get_left()[0] == pytest.approx(tall.column_left)
@@ -169,9 +171,15 @@ class Origin(NormGeoThreeDScene):
         self.look_from(phi=60 * np.pi / 180, theta=-30 * np.pi / 180, zoom=1.0)
         self.first = self.origin_on_screen()
         self.first_zoom = self.renderer.camera.get_zoom()
-        self.turn_to(0.5, phi=70 * np.pi / 180, theta=20 * np.pi / 180, zoom=0.8)
+        self.dot = Dot(ORIGIN)
+        self.add(self.dot)
+        self.turn_to(0.5, added_anims=[self.dot.animate.shift(RIGHT)], phi=70 * np.pi / 180, theta=20 * np.pi / 180,
+                     zoom=0.8)
+        self.turned_at = float(self.time)
         self.second = self.origin_on_screen()
         self.second_zoom = self.renderer.camera.get_zoom()
+        self.kept = self.view_from(zoom=1.0)  # φ and θ as they are now
+        self.down = self.view_from(phi=0.0, theta=0.0, zoom=1.0)  # straight down: nothing to move
 
     def origin_on_screen(self):
         """Where the camera draws the world's origin now (its rotation matrix is refreshed by a
@@ -196,3 +204,7 @@ def test_the_3d_view_draws_the_origin_at_the_layouts_view_centre(pixels, tmp_pat
     assert scene.first_zoom == pytest.approx(scale) and scene.second_zoom == pytest.approx(0.8 * scale)
     camera = scene.renderer.camera
     assert camera.get_phi() == pytest.approx(70 * np.pi / 180) and camera.get_theta() == pytest.approx(20 * np.pi / 180)
+    assert scene.turned_at == pytest.approx(0.5) and scene.dot.get_center() == pytest.approx(RIGHT)  # run_time, added_anims
+    assert scene.kept["phi"] == pytest.approx(70 * np.pi / 180) and scene.kept["theta"] == pytest.approx(20 * np.pi / 180)
+    assert scene.kept["zoom"] == pytest.approx(scale)
+    assert scene.down["frame_center"].tolist() == [0.0, 0.0, 0.0]
