@@ -188,6 +188,42 @@ def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(t
                and arrow[0].get_stroke_width() == 4 for arrow in scene.landed_arrows)
 
 
+class LandingSeen(Landing):
+    """The landing, noting what is on screen as each step's narration begins (the step before has ended)."""
+
+    def construct(self) -> None:
+        self.on_screen_at = {}
+        super().construct()
+
+    def begin_caption(self, step, when=None, **values):
+        self.on_screen_at[step] = {id(m) for top in self.mobjects for m in top.get_family()}
+        return super().begin_caption(step, when, **values)
+
+
+def test_the_landings_steps_play_what_they_say_for_as_long_as_they_say(tmp_path):
+    """What each step leaves on screen, read when the next one begins; the run time of each step's
+    animations read from when its play and the wait after it began; the view note in the bottom left
+    corner and, with the legend, fixed in the frame."""
+    scene = build(LandingSeen, tmp_path)
+    seen = lambda step, *mobjects: all(id(m) in scene.on_screen_at[step] for m in mobjects)  # noqa: E731
+    family = lambda group: list(group.get_family())  # noqa: E731
+    assert seen("land", *family(scene.token_arrows), scene.view_note)
+    legend_then = [m for m in scene.mobjects if m is not scene.key and any(
+        getattr(part, "typst_code", None) == scene.words("legend.before", **scene.view_values()) for part in m.get_family())]
+    assert legend_then == [] and seen("zoom", *family(scene.key))  # the "after" legend replaced the first one
+    assert not any(id(m) in scene.on_screen_at["zoom"] for m in scene.token_arrows)
+    starts = sorted(scene.play_starts.values())
+    for key, run_time in (("view", 1.5), ("land", 2.0), ("zoom", 2.0)):
+        begun = step(scene, key).start
+        after = [t for t in starts if t > begun + 1e-9]
+        assert after[0] - begun == pytest.approx(run_time), key  # the wait after the step's play
+    frame_width, frame_height = scene.camera.frame_width, scene.camera.frame_height
+    assert scene.view_note.get_left()[0] == pytest.approx(-frame_width / 2 + EDGE, abs=1e-6)
+    assert scene.view_note.get_bottom()[1] == pytest.approx(-frame_height / 2 + EDGE, abs=1e-6)
+    assert scene.view_note in scene.renderer.camera.fixed_in_frame_mobjects
+    assert scene.stack_top is scene.view_note
+
+
 def test_the_plot_sits_right_of_its_legend_under_the_readouts_at_16_9(tmp_path):
     scene = build(PlotPlacement, tmp_path)
     assert scene.axes.get_center() == pytest.approx((3.55, -1.1, 0.0))
