@@ -5,9 +5,8 @@ render starts nothing. The narrator then finds the child running (:mod:`.speaker
 
 from __future__ import annotations
 
-from scenes.render.voice.cache import SpeechCache, default_cache_folder, speech_key
 from scenes.render.voice.choice import PiperVoiceFile, parse_voice
-from scenes.render.voice.narrator import SPEECH_TREATMENT
+from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.scene_speech import fixed_lines
 from scenes.render.voice.speakers import piper_speaker
 
@@ -20,10 +19,9 @@ def start_early(voice_text: str, scene_ids: list[str], langs: tuple[str, ...]) -
     voice = parse_voice(voice_text)
     if not isinstance(voice, PiperVoiceFile):
         return False
-    cache = SpeechCache(default_cache_folder())
-    wanted = (speech_key(voice.identity, lang, line, SPEECH_TREATMENT) for lang in langs if lang == voice.language
-              for scene_id in scene_ids for line in fixed_lines(scene_id, lang))
-    if all(cache.holds(key) for key in wanted):
+    narrator = Narrator(voice)  # (asks the cache; starts nothing)
+    if not any(narrator.missing(lang, fixed_lines(scene_id, lang))
+               for lang in langs if lang == voice.language for scene_id in scene_ids):
         return False
-    piper_speaker(voice, cache.folder / "models").start()
+    piper_speaker(voice, narrator.cache.folder / "models").start()
     return True

@@ -87,7 +87,7 @@ class Narrator:
         self._own()
         if isinstance(self.voice, RecordingsFolder):
             return 0
-        missing = [key_and_text for text in dict.fromkeys(texts) if (key_and_text := self._missing(lang, text))]
+        missing = self.missing(lang, texts)
         with self._queued:
             self._queue.extend((key, lang, text) for key, text in missing)
             self._run_ahead()
@@ -103,6 +103,10 @@ class Narrator:
                 self._queue.appendleft((missing[0], lang, text))
                 self._run_ahead()
         return bool(missing)
+
+    def missing(self, lang: str, texts: Iterable[str]) -> list[tuple[str, str]]:
+        """(cache key, text) of each of ``texts`` (once each, in order) the speech cache does not hold."""
+        return [key_and_text for text in dict.fromkeys(texts) if (key_and_text := self._missing(lang, text))]
 
     def _missing(self, lang: str, text: str) -> tuple[str, str] | None:
         key = speech_key(self.voice.identity, lang, text, SPEECH_TREATMENT)
