@@ -14,7 +14,7 @@ caption's cues go to Manim once their end is known: when the next caption starts
 ends (frames round the scene's clock, so a cue may not end where it was planned).
 
 A narrated render hands the scene ``speech``, a callable giving the seconds a step's line takes to
-say (``speech(step, line)``): the step then lasts at least that plus :data:`SPEECH_PAUSE` (less at
+say (``speech(step, line, start)``): the step then lasts at least that plus :data:`SPEECH_PAUSE` (less at
 most a frame, where Manim's frames round the clock). Only the
 hold after the animations stretches; animations keep their run times. ``spoken`` records when each
 step's speech starts. Without ``speech`` the scene is exactly the silent one.
@@ -62,11 +62,12 @@ SPEECH_PAUSE = 0.5
 
 class Speech(Protocol):
     """What a narrated render hands a scene: ``ask`` starts making the line of ``step`` while the
-    scene goes on; a call gives the seconds it takes to say (waiting for it if need be)."""
+    scene goes on; a call gives the seconds it takes to say (waiting for it if need be), its speech
+    starting at scene time ``start``."""
 
     def ask(self, step: str, line: str) -> None: ...
 
-    def __call__(self, step: str, line: str) -> float: ...
+    def __call__(self, step: str, line: str, start: float) -> float: ...
 
 
 def fit_width(mobject, max_width: float):
@@ -199,7 +200,7 @@ class NarratedScene:
         step, line, start = begun
         hold = max(hold, reading_seconds(line, self.spec.lang) - run_time)
         if self.speech is not None:
-            hold = max(hold, self.speech(step, line) + SPEECH_PAUSE - run_time)
+            hold = max(hold, self.speech(step, line, start) + SPEECH_PAUSE - run_time)
             self.spoken.append((step, start))
         duration = run_time + hold
         cues = split_into_cues(line, self.spec.lang)

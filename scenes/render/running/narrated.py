@@ -1,8 +1,9 @@
 """A narrated video on a worker: the scene is built with the voice's speech (each step lasts at least
-its speech and a pause), then the clips are laid on a sound track at the times the scene recorded and
-muxed into the video (AAC in MP4 and MOV, Opus in WebM), and the subtitles are timed to the words
-(:mod:`scenes.render.voice.word_cues`): SRT, and WebVTT with word timestamps. A synthesizer that
-dies, or a recording that does not decode, fails this render only (:class:`JobFailed`)."""
+its speech and a pause), each clip placed on a sound track as it is said (and limited there, in the
+sound process, while the scene renders on), then the track is muxed into the video (AAC in MP4 and
+MOV, Opus in WebM), and the subtitles are timed to the words (:mod:`scenes.render.voice.word_cues`):
+SRT, and WebVTT with word timestamps. A synthesizer or sound process that dies, or a recording that
+does not decode, fails this render only (:class:`JobFailed`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from scenes.render.voice.choice import check_language, parse_voice
 from scenes.render.voice.clip import SpeechError
 from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.scene_speech import SceneSpeech
+from scenes.render.voice.sound_process import sound_process
 from scenes.render.voice.timed_text import TimedCue, compose_srt, compose_vtt
 from scenes.render.voice.voiced_video import voice_video
 
@@ -30,14 +32,21 @@ def render_narrated(job: RenderJob, scratch: Path, verbose: bool) -> tuple[Manim
     settings = job.settings_for_output
     voice = parse_voice(settings.voice)
     check_language(voice, job.spec.lang)
+    sound = sound_process()
+    sound.start()  # (it loads while the scene does)
+    track = sound.track(f".{settings.format}")
     try:
         with Narrator(voice) as narrator:
-            speech = SceneSpeech(narrator, job.scene_id, job.spec.lang)
+            speech = SceneSpeech(narrator, job.scene_id, job.spec.lang, track=track)
             output = run_manim(job.scene_id, job.spec, settings, scratch, verbose=verbose, speech=speech)
-    except SpeechError as error:
-        raise JobFailed(str(error)) from None
-    voiced = voice_video(output.artifact, output.duration, output.steps, output.spoken, speech.clips,
-                         job.spec.lang, voice.identity, output.artifact.with_name(f"voiced-{output.artifact.name}"))
+        voiced = voice_video(output.artifact, output.duration, output.steps, output.spoken, speech.clips,
+                             job.spec.lang, voice.identity, output.artifact.with_name(f"voiced-{output.artifact.name}"),
+                             track)
+    except BaseException as error:
+        track.drop()
+        if isinstance(error, SpeechError):
+            raise JobFailed(str(error)) from None
+        raise
     output, vtt = _timed_subtitles(output, voiced.cues)
     return output, voiced.path, vtt, voiced.extra
 

@@ -20,12 +20,11 @@ from scipy.ndimage import minimum_filter1d, uniform_filter1d
 from scipy.signal import resample_poly
 
 from scenes.render.voice.clip import Clip, SpeechError
+from scenes.render.voice.treatment import PEAK_CEILING_DBTP, TARGET_LUFS
 
 __all__ = ["TARGET_LUFS", "PEAK_CEILING_DBTP", "integrated_loudness", "true_peak_dbtp", "normalize_loudness",
            "limit_true_peak"]
 
-TARGET_LUFS = -16.0
-PEAK_CEILING_DBTP = -1.0
 _MARGIN_DB = 0.1  # the limiter aims this far under the ceiling, so that an encoder's rounding does not cross it
 _ROUNDS = 8
 

@@ -1,8 +1,9 @@
-"""The narrator of a render: the speech of each step in the chosen voice, loudness-normalized, from
-the speech cache when it is there (a recording is read each time: it is the user's file). The speaker
-is taken on the first clip the cache does not hold: a warm render never starts a synthesizer. A
-Piper speaker is this process's (:mod:`.speakers`), shared with the narrators after it and
-perhaps started before the render (:mod:`.early_start`); closing the narrator leaves it running.
+"""The narrator of a render: the speech of each step in the chosen voice, loudness-normalized (by the
+sound process, :mod:`.sound_process`), from the speech cache when it is there (a recording is read
+each time: it is the user's file). The speaker is taken on the first clip the cache does not hold:
+a warm render never starts a synthesizer. A Piper speaker is this process's (:mod:`.speakers`),
+shared with the narrators after it and perhaps started before the render (:mod:`.early_start`);
+closing the narrator leaves it running.
 
 A cold render would wait for each line in turn, since a step must know its speech's length before
 it can go on. So lines are made ahead, by a thread that feeds the synthesizer (a process of its own)
@@ -25,14 +26,13 @@ from scenes.render.voice.cache import SpeechCache, default_cache_folder, speech_
 from scenes.render.voice.choice import FestivalVoice, NoVoice, PiperVoiceFile, RecordingsFolder, Voice
 from scenes.render.voice.clip import Clip
 from scenes.render.voice.festival_speaker import FestivalSpeaker
-from scenes.render.voice.loudness import PEAK_CEILING_DBTP, TARGET_LUFS, normalize_loudness
 from scenes.render.voice.recordings import RecordingSpeaker
+from scenes.render.voice.sound_process import sound_process
 from scenes.render.voice.speakers import piper_speaker
+from scenes.render.voice.treatment import SPEECH_TREATMENT
 
-__all__ = ["Narrator", "SPEECH_TREATMENT"]
+__all__ = ["Narrator"]
 
-# what is done to every clip (so part of its cache key)
-SPEECH_TREATMENT = f"bs1770 {TARGET_LUFS} LUFS, true peak {PEAK_CEILING_DBTP} dBTP (4x)"
 _YIELD = 0.005  # seconds the thread making lines ahead waits while a line is asked for
 
 
@@ -65,7 +65,7 @@ class Narrator:
         """The normalized speech of ``step`` (whose words are ``text``) in ``lang``."""
         self._own()
         if isinstance(self.voice, RecordingsFolder):
-            return normalize_loudness(self._made_speaker().speak_step(scene_id, step, lang, text))
+            return sound_process().normalized(self._made_speaker().speak_step(scene_id, step, lang, text))
         key = speech_key(self.voice.identity, lang, text, SPEECH_TREATMENT)
         cached = self.cache.get(key)
         if cached is not None:
@@ -139,7 +139,7 @@ class Narrator:
                     return
 
     def _make(self, key: str, lang: str, text: str) -> Clip:
-        clip = normalize_loudness(self._made_speaker().speak(text))
+        clip = sound_process().normalized(self._made_speaker().speak(text))
         self.synthesized += 1
         self.cache.put(key, clip, {"voice": self.voice.identity, "lang": lang, "text": text})
         return clip

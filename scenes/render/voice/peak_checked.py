@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scenes.render.media.audio_mux import add_sound_track
+from scenes.render.media.audio_mux import add_sound_track, mux_sound
 from scenes.render.voice.audio_file import read_audio
 from scenes.render.voice.loudness import PEAK_CEILING_DBTP, true_peak_dbtp
 
@@ -23,12 +23,17 @@ _ROUNDS = 4
 _STEP_DB = 0.1
 
 
-def add_checked_sound_track(video: Path, track: np.ndarray, rate: int, target: Path) -> tuple[float, float]:
+def add_checked_sound_track(video: Path, track: np.ndarray, rate: int, target: Path,
+                            encoded: Path | None = None) -> tuple[float, float]:
     """Write ``video`` with ``track`` (already limited to the encoder ceiling) to ``target`` with its
-    decoded true peak at most −1 dBTP; return (that peak in dBTP, the gain in dB it took: 0 or less)."""
+    decoded true peak at most −1 dBTP; return (that peak in dBTP, the gain in dB it took: 0 or less).
+    ``encoded``: ``track`` already encoded, as :func:`add_sound_track` would (the first round muxes it)."""
     gain_db, samples = 0.0, track
-    for _ in range(_ROUNDS):
-        add_sound_track(video, samples, rate, target)
+    for round_number in range(_ROUNDS):
+        if round_number == 0 and encoded is not None:
+            mux_sound(video, encoded, target)
+        else:
+            add_sound_track(video, samples, rate, target)
         peak = true_peak_dbtp(read_audio(target)[0])
         if peak <= PEAK_CEILING_DBTP:
             return peak, gain_db

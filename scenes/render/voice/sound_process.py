@@ -1,0 +1,199 @@
+"""Talking to the sound process (:mod:`.sound_child`): one per process, started by :func:`sound_process`
+(before Manim loads, by :mod:`.early_start`, when the CLI renders in its own process) and kept to
+the process's end; a forked copy (a split render's worker) starts its own. Requests go in order on one
+thread: a clip placed on a track (:meth:`SoundTrack.place`) is sent without the scene waiting, a
+clip to normalize or a track to finish waits for its answer. A child that dies, answers nonsense or
+takes more than :func:`~.choice.speech_timeout` seconds over one request fails that render only
+(:class:`~.clip.SpeechError`); the next request starts a new child."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from scenes.render.voice.choice import speech_timeout
+from scenes.render.voice.clip import Clip, SpeechError
+
+__all__ = ["SoundProcess", "SoundTrack", "sound_process", "close_sound_process"]
+
+
+class SoundProcess:
+    """The sound process of this process (``command`` is ``python -m scenes.render.voice.sound_child``)."""
+
+    def __init__(self, command: Sequence[str] | None = None, timeout: float | None = None):
+        self.command = list(command or [sys.executable, "-m", "scenes.render.voice.sound_child"])
+        self.timeout = speech_timeout() if timeout is None else timeout
+        self._child: subprocess.Popen | None = None
+        self._requests = ThreadPoolExecutor(max_workers=1, thread_name_prefix="normgeo-sound")
+
+    @property
+    def child_pid(self) -> int | None:
+        return None if self._child is None else self._child.pid
+
+    def start(self) -> None:
+        """Start the child now (it loads while the caller goes on), unless it runs."""
+        self._requests.submit(self._running_child).result()
+
+    def normalized(self, clip: Clip) -> Clip:
+        """``clip`` at −16 LUFS with its true peak ≤ −1 dBTP (:func:`~.loudness.normalize_loudness`)."""
+        _, samples = self.send({"op": "normalize", "rate": clip.rate}, clip.samples).result()
+        if samples is None or len(samples) != len(clip.samples):
+            raise SpeechError("the sound process gave a clip of another length")
+        return clip.with_samples(samples)
+
+    def track(self, suffix: str | None = None) -> SoundTrack:
+        """A new track, for a video of ``suffix`` (then encoded as far as it is final while the video renders)."""
+        return SoundTrack(self, suffix)
+
+    def send(self, request: dict, samples: np.ndarray | None = None) -> Future:
+        """The answer to ``request`` (after every request sent before it): (its JSON, its samples or None)."""
+        return self._requests.submit(self._exchange, request, samples)
+
+    def _exchange(self, request: dict, samples: np.ndarray | None) -> tuple[dict, np.ndarray | None]:
+        child = self._running_child()
+        timed_out = threading.Event()
+        watchdog = threading.Timer(self.timeout, _stop, (child, timed_out))  # the kill ends the reads below
+        watchdog.daemon = True
+        watchdog.start()
+        data = b"" if samples is None else np.ascontiguousarray(samples, dtype="<f4").tobytes()
+        try:
+            child.stdin.write(json.dumps({**request, "samples": len(data) // 4}).encode() + b"\n" + data)
+            child.stdin.flush()
+            reply = json.loads(child.stdout.readline() or b"null")
+            if not isinstance(reply, dict):
+                raise EOFError
+            count = int(reply.get("samples", 0))
+            payload = child.stdout.read(4 * count) if count else b""
+            if len(payload) != 4 * count:
+                raise EOFError
+        except (OSError, EOFError, ValueError, TypeError) as error:
+            self._end_child()
+            if timed_out.is_set():
+                raise SpeechError(f"the sound process gave no answer to {request['op']!r} within {self.timeout:g} s "
+                                  "and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
+            status = _exit_status(child) or error
+            raise SpeechError(f"the sound process died over {request['op']!r}: {status}") from None
+        finally:
+            watchdog.cancel()
+        if "error" in reply:
+            raise (SpeechError if reply.get("speech") else RuntimeError)(str(reply["error"]))
+        return reply, (np.frombuffer(payload, dtype="<f4").astype(np.float32) if count else None)
+
+    def close(self) -> None:
+        """End the child (its input closes) once the requests sent are answered."""
+        self._requests.shutdown(wait=True)
+        self._end_child()
+
+    def _end_child(self) -> None:
+        if self._child is not None:
+            child, self._child = self._child, None
+            for stream in (child.stdin, child.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            try:
+                child.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                _stop(child)
+                child.wait()
+
+    def _running_child(self) -> subprocess.Popen:
+        if self._child is None or self._child.poll() is not None:
+            self._end_child()
+            self._child = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[3],
+                                           start_new_session=True)
+        return self._child
+
+
+class SoundTrack:
+    """One sound track being built in the sound process: clips placed as the scene says them (not
+    waited for), then :meth:`finish` writes the video with it; ``placed`` is (start, clip) in order."""
+
+    def __init__(self, process: SoundProcess, suffix: str | None = None):
+        self.process, self.name, self.suffix = process, uuid.uuid4().hex, suffix
+        self.placed: list[tuple[float, Clip]] = []
+        self._sent: list[Future] = []
+
+    def place(self, start: float, clip: Clip) -> None:
+        """Lay ``clip`` at ``start`` seconds (it is limited in the sound process meanwhile)."""
+        self.placed.append((start, clip))
+        self._sent.append(self.process.send({"op": "place", "track": self.name, "suffix": self.suffix,
+                                             "start": start, "rate": clip.rate}, clip.samples))
+
+    def finish(self, video: Path, seconds: float, target: Path) -> tuple[float, float]:
+        """Write ``video`` (``seconds`` long) with this track to ``target``: (its true peak read back in
+        dBTP, the gain in dB that took), as :func:`~.peak_checked.add_checked_sound_track` gives."""
+        try:
+            for sent in self._sent:
+                sent.result()
+        except BaseException:
+            self.drop()
+            raise
+        reply, _ = self.process.send({"op": "finish", "track": self.name, "seconds": seconds, "video": str(video),
+                                      "target": str(target)}).result()
+        return float(reply["peak"]), float(reply["gain"])
+
+    def drop(self) -> None:
+        """Forget this track in the sound process (not waited for)."""
+        self.process.send({"op": "drop", "track": self.name})
+
+
+_process: SoundProcess | None = None
+_made = threading.Lock()
+
+
+def sound_process() -> SoundProcess:
+    """This process's sound process (made, not started, on first use)."""
+    global _process
+    with _made:
+        if _process is None:
+            _process = SoundProcess()
+        return _process
+
+
+def close_sound_process() -> None:
+    """End this process's sound process (at exit)."""
+    global _process
+    with _made:
+        process, _process = _process, None
+    if process is not None:
+        process.close()
+
+
+def _forget_after_fork() -> None:
+    """A forked copy forgets its parent's sound process without touching its pipes or its thread."""
+    global _process, _made
+    _process, _made = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+atexit.register(close_sound_process)
+
+
+def _stop(child: subprocess.Popen, timed_out: threading.Event | None = None) -> None:
+    if timed_out is not None:
+        timed_out.set()
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _exit_status(child: subprocess.Popen) -> str:
+    code = child.poll()
+    if code is None:
+        return ""
+    return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
