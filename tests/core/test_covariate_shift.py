@@ -66,3 +66,40 @@ def test_training_is_deterministic_and_divergence_is_reported():
     assert np.array_equal(train_mlp("batchnorm", steps=20).losses, train_mlp("batchnorm", steps=20).losses)
     with pytest.raises(ValueError, match="diverged"):
         train_mlp("none", steps=100, learning_rate=50.0)
+
+
+@pytest.mark.parametrize(("steps", "probe_every", "probes"), [(45, 20, 3), (40, 20, 2), (7, 3, 3), (5, 1, 5)])
+def test_a_run_records_every_step_every_move_and_a_probe_every_so_often(steps, probe_every, probes):
+    """A loss per step, a shift per pair of steps, a landscape probe at steps 0, k, 2k, … (counted
+    by hand: ⌈steps / k⌉), each the spread of five losses, so never negative."""
+    run = train_mlp("batchnorm", steps=steps, probe_every=probe_every)
+    assert len(run.losses) == steps and len(run.distribution_shift) == steps - 1
+    assert len(run.landscape_variation) == probes and (run.landscape_variation >= 0).all()
+    assert (run.distribution_shift > 0).all()  # (the weights move at every step, so the inputs do)
+
+
+def test_a_probe_is_the_spread_of_the_batch_loss_along_the_step():
+    """The first probe, by hand: the cross-entropy (plain log-sum-exp) of a ReLU network written out
+    here, at w − lr·s·g for the five step sizes on step 0's batch, g the gradient at step 0."""
+    features, labels = classification_data(seed=0)
+    weights = _init_weights([features.shape[1]] + [32] * 5 + [int(labels.max()) + 1], np.random.default_rng(1))
+    batch = np.random.default_rng(2).choice(features.shape[0], size=64, replace=False)
+    x, y = features[batch], labels[batch]
+    _, grads, _ = _loss_and_grads(weights, x, y, "none", np.random.default_rng(3), 0.3)
+
+    def cross_entropy(ws):
+        h = x
+        for w in ws[:-1]:
+            h = np.maximum(h @ w, 0.0)
+        logits = h @ ws[-1]
+        top = logits.max(axis=1)
+        return float(np.mean(top + np.log(np.exp(logits - top[:, None]).sum(axis=1)) - logits[np.arange(len(y)), y]))
+
+    losses = [cross_entropy([w - s * g for w, g in zip(weights, grads)]) for s in (0.25, 0.5, 1.0, 2.0, 4.0)]
+    assert train_mlp("none", steps=1).landscape_variation[0] == pytest.approx(max(losses) - min(losses), rel=1e-9)
+
+
+def test_the_defaults_are_two_hundred_steps_and_an_unknown_variant_is_named():
+    assert len(train_mlp("none").losses) == 200
+    with pytest.raises(ValueError, match=r"^unknown variant 'layer'; choose one of none, batchnorm, noisy-batchnorm$"):
+        train_mlp("layer")
