@@ -103,3 +103,33 @@ def test_the_defaults_are_two_hundred_steps_and_an_unknown_variant_is_named():
     assert len(train_mlp("none").losses) == 200
     with pytest.raises(ValueError, match=r"^unknown variant 'layer'; choose one of none, batchnorm, noisy-batchnorm$"):
         train_mlp("layer")
+
+
+@pytest.mark.parametrize("variant", ["batchnorm", "noisy-batchnorm"])
+def test_the_forward_pass_is_batchnorm_then_a_random_affine_per_unit_by_hand(variant):
+    """The last hidden layer's input written out: each pre-activation standardized over the batch
+    (population variance, ε = 1e-5), then for noisy-BatchNorm scaled by U(1 − 0.3, 1 + 0.3) and shifted
+    by N(0, 0.3²), one draw per unit from the same generator, then ReLU."""
+    features, labels = classification_data(seed=0)
+    weights = _init_weights([features.shape[1]] + [8] * 3 + [int(labels.max()) + 1], np.random.default_rng(5))
+    x = features[:16]
+    _, _, hidden_input = _loss_and_grads(weights, x, labels[:16], variant, np.random.default_rng(7), 0.3)
+    draws, h = np.random.default_rng(7), x
+    for w in weights[:-1]:
+        z = h @ w
+        z = (z - z.mean(axis=0)) / np.sqrt(z.var(axis=0) + 1e-5)
+        if variant == "noisy-batchnorm":
+            scale = draws.uniform(0.7, 1.3, size=z.shape[1])
+            z = z * scale + draws.normal(scale=0.3, size=z.shape[1])
+        h = np.maximum(z, 0.0)
+    assert np.allclose(hidden_input, h, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("probe_every", [1, 20])
+@pytest.mark.parametrize("learning_rate", [50.0, 1e8])
+def test_a_diverging_run_says_so_without_a_numpy_warning_on_the_way(probe_every, learning_rate):
+    """Overflow on the way to divergence (in a step or in a probe's large steps) is expected and
+    silenced; what the caller gets is the one error (RuntimeWarnings are errors in this suite)."""
+    message = rf"training .* diverged at step \d+ \(learning rate {learning_rate:g} is too large"
+    with pytest.raises(ValueError, match=message):
+        train_mlp("none", steps=100, learning_rate=learning_rate, probe_every=probe_every)
