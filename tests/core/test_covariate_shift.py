@@ -1,5 +1,7 @@
 """Laws of the covariate-shift experiment (B5, B7), after Santurkar et al. (2018)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -99,8 +101,16 @@ def test_a_probe_is_the_spread_of_the_batch_loss_along_the_step():
     assert train_mlp("none", steps=1).landscape_variation[0] == pytest.approx(max(losses) - min(losses), rel=1e-9)
 
 
-def test_the_defaults_are_two_hundred_steps_and_an_unknown_variant_is_named():
-    assert len(train_mlp("none").losses) == 200
+def test_the_defaults_are_those_documented_and_an_unknown_variant_is_named():
+    """200 steps at learning rate 1 with seed 0, a probe every 20 steps; the run names its variant;
+    the noisy variant's draws are seeded too (the same run twice)."""
+    default = train_mlp("none")
+    spelled = train_mlp("none", steps=200, learning_rate=1.0, probe_every=20, seed=0)
+    assert len(default.losses) == 200 and len(default.landscape_variation) == 10 and default.variant == "none"
+    assert np.array_equal(default.losses, spelled.losses)
+    assert np.array_equal(default.landscape_variation, spelled.landscape_variation)
+    noisy = [train_mlp("noisy-batchnorm", steps=5) for _ in range(2)]
+    assert np.array_equal(noisy[0].losses, noisy[1].losses) and noisy[0].variant == "noisy-batchnorm"
     with pytest.raises(ValueError, match=r"^unknown variant 'layer'; choose one of none, batchnorm, noisy-batchnorm$"):
         train_mlp("layer")
 
@@ -130,6 +140,6 @@ def test_the_forward_pass_is_batchnorm_then_a_random_affine_per_unit_by_hand(var
 def test_a_diverging_run_says_so_without_a_numpy_warning_on_the_way(probe_every, learning_rate):
     """Overflow on the way to divergence (in a step or in a probe's large steps) is expected and
     silenced; what the caller gets is the one error (RuntimeWarnings are errors in this suite)."""
-    message = rf"training .* diverged at step \d+ \(learning rate {learning_rate:g} is too large"
+    message = rf"training .* diverged at step \d+ \(learning rate {re.escape(f'{learning_rate:g}')} is too large"
     with pytest.raises(ValueError, match=message):
         train_mlp("none", steps=100, learning_rate=learning_rate, probe_every=probe_every)
