@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from normgeo import dynamic_tanh, dynamic_tanh_fit, layer_norm
+from normgeo import ShapeError, dynamic_tanh, dynamic_tanh_fit, layer_norm
 from tests.core.strategies import vectors
 
 alphas = st.floats(-10.0, 10.0)
@@ -167,3 +167,14 @@ def test_the_simulation_is_the_one_its_docstring_describes():
     base = rng.normal(rng.normal(0.0, 0.3, size=(tokens, 1)), 1.0, size=(tokens, channels))
     assert np.all(np.abs(small.inputs - base) <= 1.0 + 1e-12)
     assert np.any(np.abs(small.inputs - base) >= 0.5)
+
+
+def test_the_fit_defaults_are_those_documented_and_too_many_massive_channels_are_refused():
+    """12 tokens of 64 channels, 2 massive ones up to 60, seed 0; as many massive channels as
+    channels (none left ordinary) is refused, naming both counts."""
+    default, spelled = dynamic_tanh_fit(), dynamic_tanh_fit(tokens=12, channels=64, massive_channels=2,
+                                                            largest_massive=60.0, seed=0)
+    assert default.inputs.shape == (12, 64) and np.array_equal(default.inputs, spelled.inputs)
+    assert default.alpha == spelled.alpha
+    with pytest.raises(ShapeError, match=r"^massive_channels \(8\) must be fewer than channels \(8\)$"):
+        dynamic_tanh_fit(channels=8, massive_channels=8)

@@ -143,3 +143,15 @@ def test_bad_input_is_refused():
         depth_trend([1.0])
     trend = depth_trend([2.6, 52.9, 50.0, 553.0])
     assert trend.grows and trend.rises == 2 and trend.ratio == pytest.approx(553 / 2.6)
+
+
+def test_clipping_computes_in_float64_whatever_the_input():
+    """Single-precision or integer points are pulled back in double precision (the length of
+    (3·10⁸, 4·10⁸) in float32 is off by units, in float64 exact)."""
+    for points in (np.array([[3e8, 4e8], [1.0, 2.0]], dtype=np.float32), [[3, 4], [30, 40]]):
+        clipped, mask = clip_lengths(points, 5.0)
+        assert clipped.dtype == np.float64
+        expected = np.asarray(points, np.float64)
+        lengths = np.sqrt((expected ** 2).sum(axis=1))
+        expected = np.where((lengths > 5.0)[:, None], expected * (5.0 / lengths)[:, None], expected)
+        assert np.array_equal(mask, lengths > 5.0) and np.allclose(clipped, expected, rtol=1e-15, atol=0)

@@ -150,3 +150,9 @@ def test_jacobians_at_1e_plus_minus_200_with_eps_are_the_closed_form_in_decimals
         got = function(x, eps=1e-5)
         expected = decimal_jacobian(x, 1e-5, centre)
         assert np.abs(got - expected).max() <= 1e-12 * np.abs(expected).max(), (function.__name__, scale, got, expected)
+
+
+@pytest.mark.parametrize("jacobian", [layer_norm_jacobian, rms_norm_jacobian])
+def test_a_negative_eps_is_refused_by_name(jacobian):
+    with pytest.raises(ValueError, match=r"\beps\b"):
+        jacobian([1.0, 2.0, 4.0], eps=-1.0)
