@@ -11,8 +11,6 @@ render never imports onnx.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import threading
@@ -21,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scenes.render.voice.child_process import end_child, exit_status, start_child, stop_child
 from scenes.render.voice.choice import PiperVoiceFile, speech_timeout
 from scenes.render.voice.clip import Clip, SpeechError, voiced_span, words_by_characters
 from scenes.render.voice.piper_words import aligned_words
@@ -57,7 +56,7 @@ class PiperSpeaker:
     def _speak(self, text: str) -> Clip:
         child = self._running_child()
         timed_out = threading.Event()
-        watchdog = threading.Timer(self.timeout, _stop, (child, timed_out))  # the kill ends the reads below
+        watchdog = threading.Timer(self.timeout, stop_child, (child, timed_out))  # the kill ends the reads below
         watchdog.daemon = True
         watchdog.start()
         try:
@@ -74,7 +73,7 @@ class PiperSpeaker:
                 raise SpeechError(f"Piper ({self.voice.model.name}) gave no speech for {text[:40]!r} within "
                                   f"{self.timeout:g} s and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
             raise SpeechError(f"Piper ({self.voice.model.name}) died while speaking {text[:40]!r}: "
-                              f"{_exit_status(child) or error}") from None
+                              f"{exit_status(child) or error}") from None
         finally:
             watchdog.cancel()
         samples, rate = np.frombuffer(raw, dtype="<f4").astype(np.float32), int(header["rate"])
@@ -86,37 +85,14 @@ class PiperSpeaker:
     def close(self) -> None:
         if self._child is not None:
             child, self._child = self._child, None
-            for stream in (child.stdin, child.stdout):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
-            try:
-                child.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                _stop(child)
-                child.wait()
+            end_child(child)
 
     def _running_child(self) -> subprocess.Popen:
         if self._child is None or self._child.poll() is not None:
             self.close()
             aligned = self.model_folder / f"{self.voice.model_sha256}.onnx"
-            self._child = subprocess.Popen(
-                [*self.command, str(self.voice.model), str(self.voice.config), str(aligned)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                cwd=Path(__file__).resolve().parents[3],
-                start_new_session=True)
+            self._child = start_child([*self.command, str(self.voice.model), str(self.voice.config), str(aligned)])
         return self._child
-
-
-def _stop(child: subprocess.Popen, timed_out: threading.Event | None = None) -> None:
-    """Kill the child and whatever it started (its own session), so that no process keeps its pipes open."""
-    if timed_out is not None:
-        timed_out.set()
-    try:
-        os.killpg(child.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _read_exactly(stream, count: int) -> bytes:
@@ -124,10 +100,3 @@ def _read_exactly(stream, count: int) -> bytes:
     if len(data) != count:
         raise EOFError(f"{len(data)} of {count} bytes")
     return data
-
-
-def _exit_status(child: subprocess.Popen) -> str:
-    code = child.poll()
-    if code is None:
-        return ""
-    return f"killed by signal {-code}" if code < 0 else f"exit status {code}"

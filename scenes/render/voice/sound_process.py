@@ -11,7 +11,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scenes.render.voice.child_process import end_child, exit_status, start_child, stop_child
 from scenes.render.voice.choice import speech_timeout
 from scenes.render.voice.clip import Clip, SpeechError
 
@@ -63,7 +63,7 @@ class SoundProcess:
     def _exchange(self, request: dict, samples: np.ndarray | None) -> tuple[dict, np.ndarray | None]:
         child = self._running_child()
         timed_out = threading.Event()
-        watchdog = threading.Timer(self.timeout, _stop, (child, timed_out))  # the kill ends the reads below
+        watchdog = threading.Timer(self.timeout, stop_child, (child, timed_out))  # the kill ends the reads below
         watchdog.daemon = True
         watchdog.start()
         data = b"" if samples is None else np.ascontiguousarray(samples, dtype="<f4").tobytes()
@@ -82,7 +82,7 @@ class SoundProcess:
             if timed_out.is_set():
                 raise SpeechError(f"the sound process gave no answer to {request['op']!r} within {self.timeout:g} s "
                                   "and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
-            status = _exit_status(child) or error
+            status = exit_status(child) or error
             raise SpeechError(f"the sound process died over {request['op']!r}: {status}") from None
         finally:
             watchdog.cancel()
@@ -98,23 +98,12 @@ class SoundProcess:
     def _end_child(self) -> None:
         if self._child is not None:
             child, self._child = self._child, None
-            for stream in (child.stdin, child.stdout):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
-            try:
-                child.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                _stop(child)
-                child.wait()
+            end_child(child)
 
     def _running_child(self) -> subprocess.Popen:
         if self._child is None or self._child.poll() is not None:
             self._end_child()
-            self._child = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                           stderr=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[3],
-                                           start_new_session=True)
+            self._child = start_child(self.command)
         return self._child
 
 
@@ -181,19 +170,3 @@ def _forget_after_fork() -> None:
 
 os.register_at_fork(after_in_child=_forget_after_fork)
 atexit.register(close_sound_process)
-
-
-def _stop(child: subprocess.Popen, timed_out: threading.Event | None = None) -> None:
-    if timed_out is not None:
-        timed_out.set()
-    try:
-        os.killpg(child.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
-def _exit_status(child: subprocess.Popen) -> str:
-    code = child.poll()
-    if code is None:
-        return ""
-    return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
