@@ -183,3 +183,11 @@ def test_a_narrated_renders_own_process_never_imports_scipy_signal_cold_or_warm(
         assert done.returncode == 0, done.stderr
         assert done.stdout.split()[-2:] == ["False", "False"], (run, done.stdout)
         assert len(list((tmp_path / run).glob("*/*.voice-en.*.mp4"))) == 1
+
+
+def test_the_time_limit_is_read_at_each_request_not_when_the_process_was_made(monkeypatch):
+    """The process outlives the render that made it: a later render's limit is the one that holds."""
+    monkeypatch.setenv("NORMGEO_SPEECH_TIMEOUT", "0.001")
+    process = sound_process()
+    monkeypatch.setenv("NORMGEO_SPEECH_TIMEOUT", "120")
+    assert process.timeout == 120.0 and len(process.normalized(_speech_like(0.3, 11)).samples) > 0

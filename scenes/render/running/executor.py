@@ -103,12 +103,26 @@ class Executor:
 def _quiet_on_interrupt() -> None:
     """A pool process ends on SIGINT (the terminal's Ctrl-C, or the client passing one on) as a
     plain exit: its scratch folder is cleaned up on the way out and no traceback is printed (the
-    client prints the one line)."""
+    client prints the one line). An exception raised inside a finalizer (a ``__del__``, such as a
+    progress bar's) is swallowed there by Python, which prints "Exception ignored" and goes on; so
+    an interrupt that lands in one is raised 50 ms later (SIGALRM), once the finalizer has returned."""
 
     def leave(signum, frame):
-        raise SystemExit(128 + signum)
+        if _in_finalizer(frame):
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            return
+        raise SystemExit(128 + signal.SIGINT)
 
     signal.signal(signal.SIGINT, leave)
+    signal.signal(signal.SIGALRM, leave)
+
+
+def _in_finalizer(frame) -> bool:
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 class LocalExecutor(Executor):

@@ -36,9 +36,15 @@ class PiperSpeaker:
                  timeout: float | None = None):
         self.voice, self.model_folder = voice, model_folder
         self.command = list(command or [sys.executable, "-m", "scenes.render.voice.piper_child"])
-        self.timeout = speech_timeout() if timeout is None else timeout
+        self._timeout = timeout
         self._child: subprocess.Popen | None = None
         self._lock = threading.Lock()
+
+    @property
+    def timeout(self) -> float:
+        """Seconds one text may take: as given, else :func:`speech_timeout` read now (the speaker is
+        the process's and outlives the settings of the render that made it)."""
+        return speech_timeout() if self._timeout is None else self._timeout
 
     @property
     def child_pid(self) -> int | None:
@@ -56,7 +62,8 @@ class PiperSpeaker:
     def _speak(self, text: str) -> Clip:
         child = self._running_child()
         timed_out = threading.Event()
-        watchdog = threading.Timer(self.timeout, stop_child, (child, timed_out))  # the kill ends the reads below
+        timeout = self.timeout
+        watchdog = threading.Timer(timeout, stop_child, (child, timed_out))  # the kill ends the reads below
         watchdog.daemon = True
         watchdog.start()
         try:
@@ -71,7 +78,7 @@ class PiperSpeaker:
             self.close()
             if timed_out.is_set():
                 raise SpeechError(f"Piper ({self.voice.model.name}) gave no speech for {text[:40]!r} within "
-                                  f"{self.timeout:g} s and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
+                                  f"{timeout:g} s and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
             raise SpeechError(f"Piper ({self.voice.model.name}) died while speaking {text[:40]!r}: "
                               f"{exit_status(child) or error}") from None
         finally:

@@ -33,13 +33,19 @@ class SoundProcess:
 
     def __init__(self, command: Sequence[str] | None = None, timeout: float | None = None):
         self.command = list(command or [sys.executable, "-m", "scenes.render.voice.sound_child"])
-        self.timeout = speech_timeout() if timeout is None else timeout
+        self._timeout = timeout
         self._child: subprocess.Popen | None = None
         self._requests = ThreadPoolExecutor(max_workers=1, thread_name_prefix="normgeo-sound")
 
     @property
     def child_pid(self) -> int | None:
         return None if self._child is None else self._child.pid
+
+    @property
+    def timeout(self) -> float:
+        """Seconds one request may take: as given, else :func:`~.choice.speech_timeout` read now (the
+        process outlives the settings of the render that started it)."""
+        return speech_timeout() if self._timeout is None else self._timeout
 
     def start(self) -> None:
         """Start the child now (it loads while the caller goes on), unless it runs."""
@@ -61,9 +67,9 @@ class SoundProcess:
         return self._requests.submit(self._exchange, request, samples)
 
     def _exchange(self, request: dict, samples: np.ndarray | None) -> tuple[dict, np.ndarray | None]:
-        child = self._running_child()
+        child, timeout = self._running_child(), self.timeout
         timed_out = threading.Event()
-        watchdog = threading.Timer(self.timeout, stop_child, (child, timed_out))  # the kill ends the reads below
+        watchdog = threading.Timer(timeout, stop_child, (child, timed_out))  # the kill ends the reads below
         watchdog.daemon = True
         watchdog.start()
         data = b"" if samples is None else np.ascontiguousarray(samples, dtype="<f4").tobytes()
@@ -80,7 +86,7 @@ class SoundProcess:
         except (OSError, EOFError, ValueError, TypeError) as error:
             self._end_child()
             if timed_out.is_set():
-                raise SpeechError(f"the sound process gave no answer to {request['op']!r} within {self.timeout:g} s "
+                raise SpeechError(f"the sound process gave no answer to {request['op']!r} within {timeout:g} s "
                                   "and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
             status = exit_status(child) or error
             raise SpeechError(f"the sound process died over {request['op']!r}: {status}") from None
