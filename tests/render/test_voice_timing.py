@@ -18,7 +18,7 @@ from scenes.render.specs import spec_class
 from scenes.render.voice.choice import parse_voice
 from scenes.render.voice.narrator import Narrator
 from scenes.render.voice.scene_speech import SceneSpeech
-from scenes.render.voice.track import TRACK_RATE, sound_track
+from scenes.render.voice.track import TRACK_RATE, place_samples
 from tests.audio_readback import decoded_audio, ebur128
 
 SCENE = "layernorm-2d"
@@ -92,7 +92,9 @@ def _packets(path, kind: str) -> list[bytes]:
 def test_the_sound_track_is_muxed_with_the_video_untouched(narrated, tmp_path, suffix, video_codec, audio_codec):
     _, _, speech = narrated
     clips = list(speech.clips.values())[:2]
-    track = sound_track([(0.2, clips[0]), (0.4 + clips[0].seconds, clips[1])], 0.6 + clips[0].seconds + clips[1].seconds)
+    placed = [(0.2, clips[0]), (0.4 + clips[0].seconds, clips[1])]
+    track = place_samples([(start, (clip.samples, clip.rate)) for start, clip in placed],
+                          0.6 + clips[0].seconds + clips[1].seconds)
     silent, voiced = tmp_path / f"silent{suffix}", tmp_path / f"voiced{suffix}"
     _video(silent, video_codec, seconds=len(track) / TRACK_RATE)
     before = silent.read_bytes()

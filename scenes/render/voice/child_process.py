@@ -9,10 +9,11 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["start_child", "end_child", "stop_child", "exit_status"]
+__all__ = ["start_child", "end_child", "stop_child", "watchdog", "read_exactly", "exit_status"]
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -46,6 +47,28 @@ def stop_child(child: subprocess.Popen, timed_out: threading.Event | None = None
         os.killpg(child.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+@contextmanager
+def watchdog(child: subprocess.Popen, timeout: float) -> Iterator[threading.Event]:
+    """While the body talks to ``child``: if it takes more than ``timeout`` seconds, the child is
+    killed (which ends the body's reads with an error) and the event yielded is set."""
+    timed_out = threading.Event()
+    timer = threading.Timer(timeout, stop_child, (child, timed_out))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield timed_out
+    finally:
+        timer.cancel()
+
+
+def read_exactly(stream, count: int) -> bytes:
+    """``count`` bytes from ``stream``; fewer (the child ended) is an EOFError."""
+    data = stream.read(count) if count else b""
+    if len(data) != count:
+        raise EOFError(f"{len(data)} of {count} bytes")
+    return data
 
 
 def exit_status(child: subprocess.Popen) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scenes.render.voice.child_process import end_child, exit_status, start_child, stop_child
+from scenes.render.voice.child_process import end_child, exit_status, read_exactly, start_child, watchdog
 from scenes.render.voice.choice import PiperVoiceFile, speech_timeout
 from scenes.render.voice.clip import Clip, SpeechError, voiced_span, words_by_characters
 from scenes.render.voice.piper_words import aligned_words
@@ -60,29 +60,24 @@ class PiperSpeaker:
             return self._speak(text)
 
     def _speak(self, text: str) -> Clip:
-        child = self._running_child()
-        timed_out = threading.Event()
-        timeout = self.timeout
-        watchdog = threading.Timer(timeout, stop_child, (child, timed_out))  # the kill ends the reads below
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            child.stdin.write(json.dumps({"text": text}).encode() + b"\n")
-            child.stdin.flush()
-            header = json.loads(child.stdout.readline() or b"null")
-            if header is None:
-                raise EOFError
-            chunks = [(int(c["samples"]), c["phonemes"]) for c in header["chunks"]]
-            raw = _read_exactly(child.stdout, 4 * sum(length for length, _ in chunks))
-        except (OSError, EOFError, ValueError, KeyError, TypeError) as error:
-            self.close()
-            if timed_out.is_set():
-                raise SpeechError(f"Piper ({self.voice.model.name}) gave no speech for {text[:40]!r} within "
-                                  f"{timeout:g} s and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
-            raise SpeechError(f"Piper ({self.voice.model.name}) died while speaking {text[:40]!r}: "
-                              f"{exit_status(child) or error}") from None
-        finally:
-            watchdog.cancel()
+        child, timeout = self._running_child(), self.timeout
+        with watchdog(child, timeout) as timed_out:
+            try:
+                child.stdin.write(json.dumps({"text": text}).encode() + b"\n")
+                child.stdin.flush()
+                header = json.loads(child.stdout.readline() or b"null")
+                if header is None:
+                    raise EOFError
+                chunks = [(int(c["samples"]), c["phonemes"]) for c in header["chunks"]]
+                raw = read_exactly(child.stdout, 4 * sum(length for length, _ in chunks))
+            except (OSError, EOFError, ValueError, KeyError, TypeError) as error:
+                self.close()
+                if timed_out.is_set():
+                    raise SpeechError(f"Piper ({self.voice.model.name}) gave no speech for {text[:40]!r} within "
+                                      f"{timeout:g} s and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)"
+                                      ) from None
+                raise SpeechError(f"Piper ({self.voice.model.name}) died while speaking {text[:40]!r}: "
+                                  f"{exit_status(child) or error}") from None
         samples, rate = np.frombuffer(raw, dtype="<f4").astype(np.float32), int(header["rate"])
         words = aligned_words(text, chunks, rate, [int(n) for n in header.get("word_phonemes", [])])
         if words is None:
@@ -100,10 +95,3 @@ class PiperSpeaker:
             aligned = self.model_folder / f"{self.voice.model_sha256}.onnx"
             self._child = start_child([*self.command, str(self.voice.model), str(self.voice.config), str(aligned)])
         return self._child
-
-
-def _read_exactly(stream, count: int) -> bytes:
-    data = stream.read(count)
-    if len(data) != count:
-        raise EOFError(f"{len(data)} of {count} bytes")
-    return data

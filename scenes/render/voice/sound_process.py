@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scenes.render.voice.child_process import end_child, exit_status, start_child, stop_child
+from scenes.render.voice.child_process import end_child, exit_status, read_exactly, start_child, watchdog
 from scenes.render.voice.choice import speech_timeout
 from scenes.render.voice.clip import Clip, SpeechError
 
@@ -68,30 +68,23 @@ class SoundProcess:
 
     def _exchange(self, request: dict, samples: np.ndarray | None) -> tuple[dict, np.ndarray | None]:
         child, timeout = self._running_child(), self.timeout
-        timed_out = threading.Event()
-        watchdog = threading.Timer(timeout, stop_child, (child, timed_out))  # the kill ends the reads below
-        watchdog.daemon = True
-        watchdog.start()
         data = b"" if samples is None else np.ascontiguousarray(samples, dtype="<f4").tobytes()
-        try:
-            child.stdin.write(json.dumps({**request, "samples": len(data) // 4}).encode() + b"\n" + data)
-            child.stdin.flush()
-            reply = json.loads(child.stdout.readline() or b"null")
-            if not isinstance(reply, dict):
-                raise EOFError
-            count = int(reply.get("samples", 0))
-            payload = child.stdout.read(4 * count) if count else b""
-            if len(payload) != 4 * count:
-                raise EOFError
-        except (OSError, EOFError, ValueError, TypeError) as error:
-            self._end_child()
-            if timed_out.is_set():
-                raise SpeechError(f"the sound process gave no answer to {request['op']!r} within {timeout:g} s "
-                                  "and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
-            status = exit_status(child) or error
-            raise SpeechError(f"the sound process died over {request['op']!r}: {status}") from None
-        finally:
-            watchdog.cancel()
+        with watchdog(child, timeout) as timed_out:
+            try:
+                child.stdin.write(json.dumps({**request, "samples": len(data) // 4}).encode() + b"\n" + data)
+                child.stdin.flush()
+                reply = json.loads(child.stdout.readline() or b"null")
+                if not isinstance(reply, dict):
+                    raise EOFError
+                count = int(reply.get("samples", 0))
+                payload = read_exactly(child.stdout, 4 * count)
+            except (OSError, EOFError, ValueError, TypeError) as error:
+                self._end_child()
+                if timed_out.is_set():
+                    raise SpeechError(f"the sound process gave no answer to {request['op']!r} within {timeout:g} s "
+                                      "and was stopped (NORMGEO_SPEECH_TIMEOUT sets the limit)") from None
+                status = exit_status(child) or error
+                raise SpeechError(f"the sound process died over {request['op']!r}: {status}") from None
         if "error" in reply:
             raise (SpeechError if reply.get("speech") else RuntimeError)(str(reply["error"]))
         return reply, (np.frombuffer(payload, dtype="<f4").astype(np.float32) if count else None)

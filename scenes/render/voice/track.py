@@ -16,10 +16,9 @@ from fractions import Fraction
 import numpy as np
 from scipy.signal import resample_poly
 
-from scenes.render.voice.clip import Clip
 from scenes.render.voice.loudness import limit_true_peak
 
-__all__ = ["TRACK_RATE", "ENCODER_CEILING_DBTP", "REACH", "sound_track", "place_samples", "limited_piece",
+__all__ = ["TRACK_RATE", "ENCODER_CEILING_DBTP", "REACH", "place_samples", "limited_piece",
            "laid_pieces"]
 
 TRACK_RATE = 48_000  # Opus's rate, and AAC's usual one
@@ -34,11 +33,6 @@ def _resampled(samples: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
         return samples.astype(np.float64)
     ratio = Fraction(rate, source_rate)
     return resample_poly(samples.astype(np.float64), ratio.numerator, ratio.denominator)
-
-
-def sound_track(placed: list[tuple[float, Clip]], seconds: float, rate: int = TRACK_RATE) -> np.ndarray:
-    """Mono float32 samples, ``seconds`` long, with each ``(start, clip)`` laid at ``start``."""
-    return place_samples([(start, (clip.samples, clip.rate)) for start, clip in placed], seconds, rate)
 
 
 def place_samples(placed: list[tuple[float, tuple[np.ndarray, int]]], seconds: float,
