@@ -53,6 +53,7 @@ TARGET = 0.90
 # Statuses that count as killed; every other status of a non-equivalent mutant counts against the
 # score (survived, no tests, not checked by an interrupted run, suspicious, segfault).
 KILLED = ("killed", "timeout", "caught by type check")
+MUTMUT = Path(sys.executable).with_name("mutmut")  # the mutation extra's, beside this Python
 
 
 def stage_of(only: list[str]) -> Path:
@@ -111,16 +112,14 @@ def forget_test_map(where: Path) -> None:
 def run_mutmut(where: Path, max_children: int, names: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["HYPOTHESIS_PROFILE"] = "dev"
-    mutmut = Path(sys.executable).with_name("mutmut")
-    command = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(max_children), *(names or [])]
+    command = ["nice", "-n", "10", str(MUTMUT), "run", "--max-children", str(max_children), *(names or [])]
     return subprocess.run(command, cwd=where, env=env).returncode
 
 
 def results(where: Path) -> dict[str, str]:
     """{mutant name: status} from the last run (mutmut's ``results --all true``)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    mutmut = Path(sys.executable).with_name("mutmut")
-    out = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=where, env=env,
+    out = subprocess.run([str(MUTMUT), "results", "--all", "true"], cwd=where, env=env,
                          capture_output=True, text=True, check=True).stdout
     found = {}
     for line in out.splitlines():
@@ -205,6 +204,9 @@ def main() -> int:
     parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
                         help="with --rerun: leave out the mutants whose names match (fnmatch; repeatable)")
     args = parser.parse_args()
+    if not MUTMUT.is_file():
+        print(f"mutmut is not installed beside {sys.executable}: pip install -e '.[test,mutation]'", file=sys.stderr)
+        return 2
     only = args.only or sorted(FOLDERS)
     if args.resume:
         sync_sources(stage_of(only))

@@ -32,6 +32,11 @@ def test_a_narrated_render_has_its_voice(run, tmp_path, monkeypatch):
     with av.open(str(video)) as container:
         assert [stream.type for stream in container.streams] == ["video", "audio"]
         seconds = container.duration / 1e6
+        stream = container.streams.video[0]
+        shown = float(stream.duration * stream.time_base)
+        frames = sum(1 for packet in container.demux(stream) if packet.size)
+    # a variable frame rate: each held frame encoded twice, not 15 times a second; the video lasts as the sound
+    assert frames < 0.6 * 15 * seconds and abs(shown - seconds) < 0.1, (frames, shown, seconds)
     samples, rate, codec = decoded_audio(video)
     assert codec == "aac" and abs(len(samples) / rate - seconds) < 0.2
     loudness, peak = ebur128(samples, rate)

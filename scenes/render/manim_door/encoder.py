@@ -18,7 +18,8 @@ from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from scenes.render.settings import X264_PRESETS
 
-__all__ = ["ENCODERS_IN_FLIGHT", "X264_THREADS", "HeldFrameSegmentEncoder", "encoder_config"]
+__all__ = ["ENCODERS_IN_FLIGHT", "X264_THREADS", "HeldFrameSegmentEncoder", "HeldOnceSegmentEncoder",
+           "encoder_config"]
 
 MANIM_CRF = "23"
 ENCODERS_IN_FLIGHT = 2
@@ -36,13 +37,18 @@ ENCODERS_IN_FLIGHT = 2
 X264_THREADS = 1
 
 
-def encoder_config(video_format: str, transparent: bool, preset: str) -> dict:
+def encoder_config(video_format: str, transparent: bool, preset: str, held_once: bool = False) -> dict:
     """Manim config entries for the x264 ``preset`` (CRF stays Manim's 23, threads
     ``X264_THREADS``). Only H.264 output (an opaque mp4 or mov) takes a preset; VP9 and QuickTime
-    RLE keep Manim's settings.
+    RLE keep Manim's settings. ``held_once`` (a variable frame rate, :class:`HeldOnceSegmentEncoder`)
+    turns x264's B-frames off: Manim joins its segments letting FFmpeg guess each packet's decoding
+    time, which it guesses right when frames are decoded in the order they are shown, and, with
+    B-frames, only when every frame lasts as long as the others.
 
     >>> encoder_config("mp4", False, "veryfast")["video_encoder_options"]
     {'crf': '23', 'preset': 'veryfast', 'threads': '1'}
+    >>> encoder_config("mp4", False, "veryfast", held_once=True)["video_encoder_options"]["bf"]
+    '0'
     >>> encoder_config("webm", False, "veryfast")
     {'max_inflight_encoders': 2}
     """
@@ -51,6 +57,8 @@ def encoder_config(video_format: str, transparent: bool, preset: str) -> dict:
     config: dict = {"max_inflight_encoders": ENCODERS_IN_FLIGHT}
     if video_format in ("mp4", "mov") and not transparent:
         config["video_encoder_options"] = {"crf": MANIM_CRF, "preset": preset, "threads": str(X264_THREADS)}
+        if held_once:
+            config["video_encoder_options"]["bf"] = "0"
     return config
 
 
@@ -72,11 +80,32 @@ class HeldFrameSegmentEncoder(VideoSegmentEncoder):
                     context.open(strict=False)
                 frame = frame.reformat(context.width, context.height, context.format,
                                        threads=context.thread_count)
-            for _ in range(repeat):
-                frame.pts = self._next_pts
+            for pts in self._shown_at(repeat):
+                frame.pts = pts
                 frame.time_base = time_base
-                self._next_pts += 1
                 for packet in self._stream.encode(frame):
                     self._container.mux(packet)
+            self._next_pts += repeat
         except BaseException as error:
             raise self._operation_error("encode", error) from error
+
+    def _shown_at(self, repeat: int) -> range | tuple[int, ...]:
+        """The frame times (in frames) at which a frame shown ``repeat`` times is encoded: each one."""
+        return range(self._next_pts, self._next_pts + repeat)
+
+
+class HeldOnceSegmentEncoder(HeldFrameSegmentEncoder):
+    """A segment encoder for a variable frame rate: a frame shown more than twice is encoded at its
+    first and its last frame time only, so it stays on screen for as long (the first packet lasts
+    until the second), and x264 encodes 2 frames where a constant rate encodes every repeat. What is
+    on screen at every moment is what the constant-rate encoder shows; the frame count is not.
+
+    >>> HeldOnceSegmentEncoder._shown_at(type("E", (), {"_next_pts": 10})(), 5)
+    (10, 14)
+    >>> HeldOnceSegmentEncoder._shown_at(type("E", (), {"_next_pts": 10})(), 2)
+    (10, 11)
+    """
+
+    def _shown_at(self, repeat: int) -> tuple[int, ...]:
+        first = self._next_pts
+        return (first,) if repeat == 1 else (first, first + repeat - 1)

@@ -21,7 +21,7 @@ from scenes.kit.spec import SceneSpec
 from scenes.render.manim_door.cameras import PathCachingCamera, PathCachingThreeDCamera, camera_for_animation
 from scenes.render.manim_door.encoder import encoder_config
 from scenes.render.manim_door.renderer import PipelineRenderer, PlayHooks
-from scenes.render.manim_door.writer import FrameSequenceWriter, HeldFrameFileWriter
+from scenes.render.manim_door.writer import FrameSequenceWriter, HeldFrameFileWriter, HeldOnceFileWriter
 from scenes.render.media.frames import expand_repeats, load_png_frames
 from scenes.render.settings import RenderSettings
 
@@ -57,11 +57,11 @@ def camera_for(scene_class: type) -> type:
 
 
 def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, verbose: bool = False,
-                  video: bool = True) -> dict:
+                  video: bool = True, held_once: bool = False) -> dict:
     """Manim's config for one render into ``scratch``: size (a ``--resolution`` sets the frame's
     size in scene units too, see :func:`scenes.kit.frame_layout.frame_size`), format, quiet logging, no cache of
     Manim's own (normgeo caches whole artefacts), and for a video the encoder settings
-    (``settings.encoder_preset``, see :mod:`.encoder`)."""
+    (``settings.encoder_preset``; ``held_once``: a narrated render's variable frame rate, see :mod:`.encoder`)."""
     options = {
         "media_dir": str(scratch),
         "quality": settings.manim_quality,
@@ -78,7 +78,7 @@ def manim_options(scene_id: str, settings: RenderSettings, scratch: Path, *, ver
         # the scene lays itself out for this frame (scenes.kit.frame_layout): square and tall ones too
         options["frame_width"], options["frame_height"] = frame_size(*settings.resolution)
     if video:
-        options |= encoder_config(settings.format, settings.transparent, settings.encoder_preset)
+        options |= encoder_config(settings.format, settings.transparent, settings.encoder_preset, held_once)
     return options
 
 
@@ -109,14 +109,14 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
     ``ManimOutput.left_out``); with ``speech``, a narrated scene (the sound track is the caller's:
     see ``ManimOutput.spoken``)."""
     video = not still and not frames
-    options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video) | {
+    options = manim_options(scene_id, settings, scratch, verbose=verbose, video=video, held_once=speech is not None) | {
         "format": "png-sequence" if frames else settings.format,
         "write_to_movie": video,
         "save_last_frame": still,
     }
     if frame_rate is not None:
         options["frame_rate"] = frame_rate
-    writer = FrameSequenceWriter if frames else HeldFrameFileWriter if video else SceneFileWriter
+    writer = FrameSequenceWriter if frames else _video_writer(speech) if video else SceneFileWriter
     with tempconfig(options):
         scene = _scene(scene_id, spec, writer=writer, skip=still, speech=speech, shown_width=shown_width if frames else None)
         scene.render()
@@ -134,6 +134,12 @@ def run_manim(scene_id: str, spec: SceneSpec, settings: RenderSettings, scratch:
             subtitles = None
         return ManimOutput(Path(artifact), Path(subtitles) if subtitles else None, float(scene.time), steps,
                            spoken=list(scene.spoken))
+
+
+def _video_writer(speech: Speech | None) -> type[HeldFrameFileWriter]:
+    """A narrated video holds each still frame as one frame (a variable frame rate: the speech makes
+    its pauses long); a silent one stays at a constant rate, every frame encoded."""
+    return HeldFrameFileWriter if speech is None else HeldOnceFileWriter
 
 
 def _legibility(camera, shown_width: int | None) -> dict:
@@ -198,7 +204,7 @@ def render_range(scene_id: str, spec: SceneSpec, settings: RenderSettings, scrat
     """Inside: a :class:`RangeRender` of animations ``first``…``upto`` (−1: to the end) of the
     scene, video only, drawing nothing for skipped animations, every segment kept; with ``speech``,
     the narrated scene (its steps last as long as their speech, skipped ones too)."""
-    options = manim_options(scene_id, settings, scratch, verbose=verbose) | {
+    options = manim_options(scene_id, settings, scratch, verbose=verbose, held_once=speech is not None) | {
         "from_animation_number": first, "upto_animation_number": upto,
         "write_to_movie": True, "save_last_frame": False,
         # Manim prunes all but 100 segments once it has combined its movie; the runs are joined
@@ -207,7 +213,7 @@ def render_range(scene_id: str, spec: SceneSpec, settings: RenderSettings, scrat
     # Manim writes the part's own .srt too (unused); srt logs the cues clipped to nothing there
     logging.getLogger("srt").setLevel(logging.ERROR)
     with tempconfig(options):
-        yield RangeRender(_scene(scene_id, spec, writer=HeldFrameFileWriter, draws_while_skipping=False, hooks=hooks,
+        yield RangeRender(_scene(scene_id, spec, writer=_video_writer(speech), draws_while_skipping=False, hooks=hooks,
                                  speech=speech))
 
 

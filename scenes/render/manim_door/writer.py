@@ -10,18 +10,27 @@ from pathlib import Path
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-from scenes.render.manim_door.encoder import HeldFrameSegmentEncoder
+from scenes.render.manim_door.encoder import HeldFrameSegmentEncoder, HeldOnceSegmentEncoder
 
-__all__ = ["HeldFrameFileWriter", "FrameSequenceWriter"]
+__all__ = ["HeldFrameFileWriter", "HeldOnceFileWriter", "FrameSequenceWriter"]
 
 
 class HeldFrameFileWriter(SceneFileWriter):
     """A video writer whose segments are encoded by :class:`HeldFrameSegmentEncoder`."""
 
+    segment_encoder_class: type[HeldFrameSegmentEncoder] = HeldFrameSegmentEncoder
+
     def _create_segment_encoder(self, target: Path) -> VideoSegmentEncoder:
         if self.video_encoder is None:
             raise RuntimeError("Video segment encoding requires resolved settings.")
-        return HeldFrameSegmentEncoder(target=target, spec=self.video_encoder)
+        return self.segment_encoder_class(target=target, spec=self.video_encoder)
+
+
+class HeldOnceFileWriter(HeldFrameFileWriter):
+    """A video writer at a variable frame rate (a narrated render's): each held frame is encoded
+    twice, at the start and the end of its hold (:class:`HeldOnceSegmentEncoder`)."""
+
+    segment_encoder_class = HeldOnceSegmentEncoder
 
 
 class FrameSequenceWriter(SceneFileWriter):
