@@ -3,7 +3,9 @@
     .venv/bin/python bench/mutation.py                 # both folders (many hours on a loaded 2-core machine)
     .venv/bin/python bench/mutation.py --only normgeo  # one folder (--only kit in a second shell runs beside it)
     .venv/bin/python bench/mutation.py --report        # the score of the last run, without running
-    .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (current sources and tests)
+    .venv/bin/python bench/mutation.py --resume        # go on with an interrupted run (current sources and tests;
+                                                       # on a new machine, from the verdicts saved in git)
+    .venv/bin/python bench/mutation.py --save          # the run's verdicts into bench/mutation_verdicts/ now
     .venv/bin/python bench/mutation.py --rerun         # new tests against the last run's survivors only
     .venv/bin/python bench/mutation.py --rerun --skip 'scenes.kit.real_states.*show_landing*'  # minus slow ones
     .venv/bin/python bench/mutation.py --max-children 2  # two mutants at once
@@ -44,9 +46,12 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+import mutation_verdicts  # (bench/ is this script's folder)
+
 ROOT = Path(__file__).resolve().parents[1]
 STAGES = ROOT / "renders" / "mutation"
 EQUIVALENT = ROOT / "bench" / "mutation_equivalent.toml"
+VERDICTS = ROOT / "bench" / "mutation_verdicts"  # each run's verdicts, kept in git (bench/mutation_verdicts.py)
 FOLDERS = {"normgeo": "normgeo", "kit": "scenes/kit"}
 TESTS = ["tests/core", "tests/toolkit", "normgeo", "scenes/kit"]
 TARGET = 0.90
@@ -107,6 +112,34 @@ def forget_test_map(where: Path) -> None:
     ``NarratedScene.held_caption``, added after a run started, had one test mapped, and its mutants
     survived tests/toolkit/test_narration.py, which kills them). A full mapping is one run of the suite."""
     (where / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+
+
+def verdicts_of(only: list[str]) -> Path:
+    return VERDICTS / f"{stage_of(only).name}.json"
+
+
+def save_verdicts(only: list[str]) -> bool:
+    """The stage's verdicts into git's keeping (:mod:`mutation_verdicts`); False without a stage."""
+    where = stage_of(only)
+    if not (where / "mutants").is_dir():
+        print(f"no mutation run in {where.relative_to(ROOT)} to save", file=sys.stderr)
+        return False
+    tested = mutation_verdicts.save(where, [FOLDERS[f] for f in only], verdicts_of(only))
+    print(f"{tested} verdicts saved in {verdicts_of(only).relative_to(ROOT)}")
+    return True
+
+
+def restore_verdicts(only: list[str]) -> bool:
+    """A new stage with the saved verdicts (a machine without the last run's stage); False when
+    there are none to go on with."""
+    if not verdicts_of(only).is_file():
+        print(f"nothing to resume: no stage in {stage_of(only).relative_to(ROOT)} and no "
+              f"{verdicts_of(only).relative_to(ROOT)}", file=sys.stderr)
+        return False
+    stage(only)
+    restored = mutation_verdicts.restore(stage_of(only), verdicts_of(only))
+    print(f"{restored} verdicts restored from {verdicts_of(only).relative_to(ROOT)} (kept where the function is unchanged)")
+    return True
 
 
 def run_mutmut(where: Path, max_children: int, names: list[str] | None = None) -> int:
@@ -201,6 +234,8 @@ def main() -> int:
                              "has not tested (those of changed functions included)")
     parser.add_argument("--rerun", action="store_true",
                         help="copy the current tests into the last run and test again only its surviving mutants")
+    parser.add_argument("--save", action="store_true",
+                        help="write the last run's verdicts into bench/mutation_verdicts/ (every run does at its end)")
     parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
                         help="with --rerun: leave out the mutants whose names match (fnmatch; repeatable)")
     args = parser.parse_args()
@@ -208,7 +243,11 @@ def main() -> int:
         print(f"mutmut is not installed beside {sys.executable}: pip install -e '.[test,mutation]'", file=sys.stderr)
         return 2
     only = args.only or sorted(FOLDERS)
+    if args.save:
+        return 0 if save_verdicts(only) else 2
     if args.resume:
+        if not (stage_of(only) / "mutants").is_dir() and not restore_verdicts(only):
+            return 2
         sync_sources(stage_of(only))
         sync_tests(stage_of(only))
         forget_test_map(stage_of(only))
@@ -216,6 +255,7 @@ def main() -> int:
         if code not in (0, 1):
             print(f"mutmut failed with exit status {code}", file=sys.stderr)
             return 2
+        save_verdicts(only)
     elif args.rerun:
         names = [name for name, status in results(stage_of(only)).items()
                  if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()
@@ -226,12 +266,14 @@ def main() -> int:
         if code not in (0, 1):
             print(f"mutmut failed with exit status {code}", file=sys.stderr)
             return 2
+        save_verdicts(only)
     elif not args.report:
         stage(only)
         code = run_mutmut(stage_of(only), args.max_children)
         if code not in (0, 1):
             print(f"mutmut failed with exit status {code}", file=sys.stderr)
             return 2
+        save_verdicts(only)
     return 0 if report(only) else 1
 
 
