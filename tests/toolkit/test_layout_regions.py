@@ -100,6 +100,8 @@ def test_square_below_fills_the_room_down_to_the_bottom_margin():
     assert flat(layout.square_below(above, 5.0, buff=0.85, x=2.0)) == pytest.approx((2.0, -2.75, 0.0, 1.8))
     low = square(2.0, (0, -2.5, 0))  # no room left: the least square, 0.5
     assert flat(layout.square_below(low, 5.0)) == pytest.approx((0.0, -3.85 - 0.25, 0.0, 0.5))
+    tall = Layout.for_frame(8.0, WIDE)  # room for 12.16 below, but the content is 7.2 wide
+    assert tall.square_below(square(0.5, (0, 6.0, 0)), 100.0)[1] == pytest.approx(7.2)
 
 
 def test_stacked_panels_share_the_height_under_the_title_band():
@@ -140,6 +142,8 @@ def test_moved_carries_a_wide_part_whole_to_its_stacked_place():
     ((2.0, 0.0), 0.0, False),     # touching
     ((1.0, 1.0), 0.9, True),      # 1 × 1 of overlap
     ((1.0, 1.0), 1.0, False),
+    ((0.5, 1.0), 1.0, False),     # 1.5 across, exactly 1 up: not more than 1
+    ((0.0, 2.0), 0.0, False),     # touching, one above the other
     ((-1.9, -1.9), 0.05, True),
 ])
 def test_overlaps_by_more_than_the_margin_both_ways(shift, margin, expected):
@@ -147,7 +151,13 @@ def test_overlaps_by_more_than_the_margin_both_ways(shift, margin, expected):
     assert bool(overlaps(square(2.0, (*shift, 0)), square(2.0), margin=margin)) is expected
 
 
+def test_overlaps_allows_a_twentieth_of_a_unit_by_default():
+    assert overlaps(square(2.0), square(2.0, (1.9, 0, 0))) and not overlaps(square(2.0), square(2.0, (1.96, 0, 0)))
+
+
 def test_keep_clear_moves_past_each_one_it_covers_keeping_the_other_coordinate():
+    grazing = keep_clear(square(1.0, (0.0, -1.47, 0)), square(2.0))  # 0.03 of overlap: covered all the same
+    assert grazing.get_top()[1] == pytest.approx(-1.12)
     label = keep_clear(square(1.0, (0.3, 0.2, 0)), square(2.0))
     assert label.get_top()[1] == pytest.approx(-1.12) and label.get_x() == pytest.approx(0.3)
     right = keep_clear(square(1.0, (0.3, 0.2, 0)), square(2.0), direction=RIGHT, buff=0.5)

@@ -9,6 +9,7 @@ import pytest
 from manim import Dot, FadeIn, tempconfig
 
 from scenes.kit.base import NormGeoScene, Step
+from scenes.kit.claims import Outcome
 from scenes.kit.spec import SceneSpec
 
 
@@ -99,6 +100,22 @@ def test_a_cue_longer_than_its_step_is_clipped_when_the_next_step_starts(tmp_pat
     assert seconds(first.end) == pytest.approx(1.0) and seconds(second.start) == pytest.approx(1.0)
     assert scene.steps[0] == Step("short", "Short.", 0.0, pytest.approx(1.0))
     assert seconds(second.end) == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(("value", "said"), [("true", "It holds at n = 3."), ("false", "It fails at n = 3.")])
+def test_a_caption_says_the_variant_its_outcome_names_with_its_values(tmp_path, value, said):
+    class Verdict(TestNarrationScene):
+        __test__ = False
+
+        def construct(self):
+            self.caption("verdict", 0.0, 1.0, when=Outcome("holds", value), n=3)
+
+    options = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR", "progress_bar": "none",
+               "notify_outdated_version": False}
+    with tempconfig(options):
+        scene = Verdict(spec=SceneSpec(), skip_animations=True)
+        scene.render()
+    assert [(step.key, step.text) for step in scene.steps] == [("verdict", said)]
 
 
 def test_a_scene_refuses_a_spec_of_another_scene():
