@@ -32,6 +32,7 @@ Nothing here is a test.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import platform
 import resource
@@ -72,12 +73,33 @@ VOICE_FOR = {"en": "en", "ru": "ru"}
 QUALITY_NAME = {"l": "480p15", "m": "720p30", "h": "1080p60"}
 
 
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def adopt_orphans() -> None:
+    """Make this process the reaper of its descendants' orphans: a render leaves its sound process and
+    Piper child to exit by themselves (it does not wait for them), and their CPU time counts only
+    once this process has waited for them (:func:`reap_orphans`)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def reap_orphans() -> None:
+    """Wait for every child process left (orphans this process adopted)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
 def render(scene: str, lang: str, voice: str, out: Path, cache: Path, quality: str = "l") -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the command and every process it waited for: the worker, Piper)."""
+    """(wall seconds until the command exits, CPU seconds of the command and every process it started:
+    the worker, the sound process, Piper; those it does not wait for are waited for here)."""
     os.environ["NORMGEO_SPEECH_CACHE"] = str(cache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = timed([str(BIN / "normgeo"), "render", scene, "-q", quality, "--lang", lang, "--voice", voice,
                   "--out", str(out), "--jobs", "1", "--quiet"], ROOT)
+    reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -211,6 +233,7 @@ def main() -> None:
     parser.add_argument("--only-lecture", action="store_true", help="only section 5")
     parser.add_argument("--read-lecture", type=Path, metavar="MP4", help="only section 6: read back this lecture")
     args = parser.parse_args()
+    adopt_orphans()
     if args.read_lecture:
         read_lecture(args.read_lecture)
         return

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import av
@@ -191,3 +192,32 @@ def test_the_time_limit_is_read_at_each_request_not_when_the_process_was_made(mo
     process = sound_process()
     monkeypatch.setenv("NORMGEO_SPEECH_TIMEOUT", "120")
     assert process.timeout == 120.0 and len(process.normalized(_speech_like(0.3, 11)).samples) > 0
+
+
+def test_a_process_that_exits_does_not_wait_for_its_sound_process_which_then_leaves_too():
+    """At exit the render closes the sound process's input and goes (its child's own exit, about
+    0.15 s of module teardown, used to hold the render up); the child, every request answered, reads
+    the end of its input and exits by itself: nothing is left running."""
+    code = ("import sys\n"
+            "from scenes.render.voice.sound_process import sound_process\n"
+            "process = sound_process()\n"
+            "process.start()\n"
+            "from tests.render.test_voice_sound_process import _speech_like\n"
+            "process.normalized(_speech_like(0.5, 1))\n"
+            "print(process.child_pid, flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    child = int(done.stdout.split()[-1])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(child):
+        time.sleep(0.05)
+    assert not _alive(child), "the sound process outlived its render"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie (not yet reaped by init) is not alive
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

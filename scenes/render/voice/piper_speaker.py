@@ -84,10 +84,10 @@ class PiperSpeaker:
             return Clip(samples, rate, words_by_characters(text, *voiced_span(samples, rate)), "characters")
         return Clip(samples, rate, words, "alignment")
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         if self._child is not None:
             child, self._child = self._child, None
-            end_child(child)
+            end_child(child, wait)
 
     def _running_child(self) -> subprocess.Popen:
         if self._child is None or self._child.poll() is not None:

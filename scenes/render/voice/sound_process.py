@@ -89,15 +89,16 @@ class SoundProcess:
             raise (SpeechError if reply.get("speech") else RuntimeError)(str(reply["error"]))
         return reply, (np.frombuffer(payload, dtype="<f4").astype(np.float32) if count else None)
 
-    def close(self) -> None:
-        """End the child (its input closes) once the requests sent are answered."""
+    def close(self, wait: bool = True) -> None:
+        """End the child (its input closes) once the requests sent are answered; ``wait``: for it to
+        exit too (see :func:`~.child_process.end_child`)."""
         self._requests.shutdown(wait=True)
-        self._end_child()
+        self._end_child(wait)
 
-    def _end_child(self) -> None:
+    def _end_child(self, wait: bool = True) -> None:
         if self._child is not None:
             child, self._child = self._child, None
-            end_child(child)
+            end_child(child, wait)
 
     def _running_child(self) -> subprocess.Popen:
         if self._child is None or self._child.poll() is not None:
@@ -152,13 +153,13 @@ def sound_process() -> SoundProcess:
         return _process
 
 
-def close_sound_process() -> None:
-    """End this process's sound process (at exit)."""
+def close_sound_process(wait: bool = True) -> None:
+    """End this process's sound process (at exit: not waiting for it to exit)."""
     global _process
     with _made:
         process, _process = _process, None
     if process is not None:
-        process.close()
+        process.close(wait)
 
 
 def _forget_after_fork() -> None:
@@ -168,4 +169,4 @@ def _forget_after_fork() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
-atexit.register(close_sound_process)
+atexit.register(close_sound_process, wait=False)

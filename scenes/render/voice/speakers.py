@@ -34,12 +34,13 @@ def piper_speaker(voice: PiperVoiceFile, model_folder: Path) -> PiperSpeaker:
     return _speakers[key]
 
 
-def close_speakers() -> None:
-    """End this process's Piper children (at exit; not a forked copy's, which are its parent's)."""
+def close_speakers(wait: bool = True) -> None:
+    """End this process's Piper children (at exit, not waiting for them to exit; not a forked
+    copy's, which are its parent's)."""
     if _owner == os.getpid():
         for speaker in _speakers.values():
-            speaker.close()
+            speaker.close(wait)
         _speakers.clear()
 
 
-atexit.register(close_speakers)
+atexit.register(close_speakers, wait=False)
