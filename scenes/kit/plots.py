@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Axes, Line, LogBase, MathTypst, Rectangle, VGroup, VMobject
 
@@ -48,14 +50,19 @@ TICK_SIZE = 16
 
 def _digits(*values: float) -> int:
     """Decimals needed to write every sum of whole multiples of ``values`` (an axis's start and its
-    step) exactly: the fewest d with each value × 10^d a whole number (at most 12).
+    step) exactly: the fewest d with each value × 10^d a whole number (at most 12), up to the
+    float's rounding: within 4 units in the last place (a decimal of up to 15 significant digits,
+    or a few operations on one, is that close; a tolerance relative to the size, 10⁻⁹ before,
+    wrote 1000000.0105 with 2 decimals).
 
-    >>> _digits(0.25), _digits(0.5), _digits(2.0), _digits(0.5, 1.0), _digits(5e-4)
-    (2, 1, 0, 1, 4)
+    >>> _digits(0.25), _digits(0.5), _digits(2.0), _digits(0.5, 1.0), _digits(5e-4), _digits(0.1 * 3)
+    (2, 1, 0, 1, 4, 1)
+    >>> _digits(1000000.0105), _digits(123456789.123), _digits(17743561.2928)
+    (4, 3, 4)
     """
     digits = 0
     for value in values:
-        while digits < 12 and abs(value * 10**digits - round(value * 10**digits)) > 1e-9 * max(1.0, abs(value * 10**digits)):
+        while digits < 12 and abs(value * 10**digits - round(value * 10**digits)) > 4 * math.ulp(value * 10**digits):
             digits += 1
     return digits
 

@@ -17,10 +17,13 @@ def codes(group):
     return [label.typst_code for label in group]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def big():
     """x over [0, 3·10⁵] in steps of 10⁵, 6 wide; y over [0.25, 3] in steps of 1 (ticks 0.25, 1.25,
-    2.25: the end 3 is not on the grid), 3 tall."""
+    2.25: the end 3 is not on the grid), 3 tall. Made for each test, not once per module: mutmut
+    runs a mutant against the tests that reached the mutated function when it mapped them, and a
+    fixture made once reaches it under the first test only (the tips and stroke checks were never
+    run against make_axes' mutants)."""
     return make_axes((0, 3e5, 1e5), (0.25, 3, 1), 6, 3, PALETTE)
 
 

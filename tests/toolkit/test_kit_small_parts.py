@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from manim import Line, Square, tempconfig
 
-from scenes.kit.base import fit_width
+from scenes.kit.base import NormGeoScene, fit_width
 from scenes.kit.languages import layer_name
 from scenes.kit.numbers import NumberFormat
+from scenes.kit.spec import scene_id_of_module
 from scenes.kit.theme import palette
 from scenes.layernorm_2d import LayerNorm2D, LayerNorm2DSpec
 
@@ -52,3 +53,13 @@ def test_a_scenes_formula_is_display_math_in_the_themes_text_colour():
     assert red.get_fill_color().to_hex().lower() == "#d81b60"
     assert drawn.font_size == pytest.approx(40)
     assert scene.formula("x").font_size == pytest.approx(32)
+
+
+def test_a_scene_class_is_named_by_its_module_and_the_kits_own_are_not():
+    """A scene's id is its module's last name with hyphens (a class made in any module, here in a
+    test module at test time); a class of the kit itself gets none of its own."""
+    made_here = type("MadeHere", (NormGeoScene,), {"__module__": "tests.toolkit.made_at_test_time"})
+    assert made_here.scene_id == "made-at-test-time"
+    kits = type("KitsOwn", (NormGeoScene,), {"__module__": "scenes.kit.some_part"})
+    assert "scene_id" not in vars(kits)
+    assert scene_id_of_module("tests.toolkit.test_narration") == "test-narration"

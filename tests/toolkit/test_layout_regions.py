@@ -190,6 +190,7 @@ class Origin(NormGeoThreeDScene):
         self.second_zoom = self.renderer.camera.get_zoom()
         self.kept = self.view_from(zoom=1.0)  # φ and θ as they are now
         self.down = self.view_from(phi=0.0, theta=0.0, zoom=1.0)  # straight down: nothing to move
+        self.as_is = self.view_from()  # the camera's own zoom, not times the view scale again
 
     def origin_on_screen(self):
         """Where the camera draws the world's origin now (its rotation matrix is refreshed by a
@@ -218,3 +219,4 @@ def test_the_3d_view_draws_the_origin_at_the_layouts_view_centre(pixels, tmp_pat
     assert scene.kept["phi"] == pytest.approx(70 * np.pi / 180) and scene.kept["theta"] == pytest.approx(20 * np.pi / 180)
     assert scene.kept["zoom"] == pytest.approx(scale)
     assert scene.down["frame_center"].tolist() == [0.0, 0.0, 0.0]
+    assert scene.as_is["zoom"] == pytest.approx(0.8 * scale) and scene.as_is["phi"] == pytest.approx(70 * np.pi / 180)

@@ -22,9 +22,11 @@ class PlayedDimensionAndGamma(DimensionAndGamma):
         super().play(*animations, **kwargs)
 
 
-@pytest.fixture(scope="module")
-def scene(tmp_path_factory):
-    return build(PlayedDimensionAndGamma, tmp_path_factory.mktemp("readouts"))
+@pytest.fixture
+def scene(tmp_path):
+    """Built for each test (not once per module, under the first test only, where mutation testing
+    would map the scene's steps to that test alone)."""
+    return build(PlayedDimensionAndGamma, tmp_path)
 
 
 def test_each_readout_fades_in_over_one_second(scene):

@@ -35,8 +35,14 @@ def test_placeholders_inside_branches_and_after_the_plural_are_filled():
     assert fill("{a} and {b}", "en", {"a": "x", "b": "y"}) == "x and y"
 
 
+def test_doubled_braces_are_literal_braces():
+    assert fill("set {{x}} of {n}: {{", "en", {"n": 2}) == "set {x} of 2: {"
+    assert fill("}}{a}}}", "en", {"a": "v"}) == "}v}"
+
+
 @pytest.mark.parametrize(("template", "message"), [
     ("{", "'{' at 0 in '{' starts no placeholder (write '{{' for a literal brace)"),
+    ("a } b", "unmatched '}' at 2 in 'a } b' (write '}}' for a literal brace)"),
     ("ab {1x}", "'{' at 3 in 'ab {1x}' starts no placeholder (write '{{' for a literal brace)"),
     ("{x,}", "placeholder {x … in '{x,}': expected '}' or ', plural,'"),
     ("{n, plural, one {a}}", "plural n in '{n, plural, one {a}}': needs an 'other' branch and a closing '}'"),
