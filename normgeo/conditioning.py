@@ -141,6 +141,9 @@ def gradient_descent_path(h, start, step: float, n_steps: int, minimum=None) -> 
         raise ShapeError(f"start must have shape ({matrix.shape[0]},), got {w.shape}")
     target = np.zeros_like(w) if minimum is None else as_finite_array(minimum, "minimum")
     step = as_positive_number(step, "step")
+    with np.errstate(over="ignore"):
+        if not np.isfinite(w - target).all():  # else the first step would be said to diverge
+            raise InvalidParameterError("start and minimum are too far apart: their difference overflows float64")
     path = [w]
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is said below, in one line
         for _ in range(as_dimension(n_steps, "n_steps", minimum=0)):

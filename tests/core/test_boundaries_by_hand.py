@@ -262,6 +262,14 @@ def test_a_constant_vector_with_eps_is_refused_as_constant_not_as_zero():
         rms_layer_norm_angle(batch, eps=0.5)
 
 
+def test_a_start_too_far_from_the_minimum_for_float64_is_refused_as_that_not_as_divergence():
+    """1e308 − (−1e308) overflows: the first step would be infinite whatever the step size (0.5 is
+    below 2/L = 2 here), so the descent is refused for what it is, before numpy's invalid value."""
+    with pytest.raises(InvalidParameterError) as refused:
+        gradient_descent_path(np.eye(2), [1e308, 1e308], 0.5, 3, minimum=[-1e308, -1e308])
+    assert str(refused.value) == "start and minimum are too far apart: their difference overflows float64"
+
+
 def test_a_diverging_descent_is_one_clear_error_without_numpys_overflow_warning():
     """Step 3 on H = diag(1, 10) multiplies w₂ by −29 each step: it overflows; the suite turns every
     RuntimeWarning into an error, so numpy's overflow warning would surface before the message."""
