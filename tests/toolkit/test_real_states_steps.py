@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 from manim import DEGREES, DOWN, Square, VGroup, tempconfig
 
-from normgeo_models.states_file import read_states
+from normgeo_models.states_file import LayerStates, States, read_states, write_states
 from scenes.kit.adapters import to_coordinates
 from scenes.kit.base import EDGE
 from scenes.kit.frame_layout import frame_size
 from scenes.kit.numbers import NumberFormat
 from scenes.kit.real_states import STATES_DIR, as_markup, token_label, typst_literal
+from scenes.real_states_layernorm import RealStatesLayernorm, RealStatesLayernormSpec
 from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
 
 FILE = STATES_DIR / "smollm2.safetensors"
@@ -97,14 +98,27 @@ class PlotPlacement(DimensionAndGamma):
         self.top = self.column_top(self.axes)
 
 
-def build(scene_class, tmp_path, lang="en", pixels=None):
+class LayernormDimension(RealStatesLayernorm):
+    """The LayerNorm scene's introduction, then only the kit's dimension step."""
+
+    @classmethod
+    def text_file(cls):
+        return RealStatesLayernorm.text_file()
+
+    def construct(self) -> None:
+        self.introduce()
+        self.stack_top = self.about
+        self.show_dimension()
+
+
+def build(scene_class, tmp_path, lang="en", pixels=None, spec=None):
     options = {"dry_run": True, "media_dir": str(MEDIA), "verbosity": "ERROR", "progress_bar": "none",
                "notify_outdated_version": False}
     if pixels is not None:
         options["pixel_width"], options["pixel_height"] = pixels
         options["frame_width"], options["frame_height"] = frame_size(*pixels)
     with tempconfig(options):
-        scene = scene_class(spec=RealStatesRmsnormSpec(lang=lang), skip_animations=True)
+        scene = scene_class(spec=spec or RealStatesRmsnormSpec(lang=lang), skip_animations=True)
         scene.render()
     return scene
 
@@ -143,6 +157,29 @@ def test_the_dimension_and_gamma_readouts_say_the_files_numbers(tmp_path):
     assert scene.gamma_text.get_left()[0] == pytest.approx(scene.dimension_text.get_left()[0], abs=1e-6)
     assert scene.stack_top is scene.gamma_text
     assert [s.key for s in scene.steps] == ["intro", "dimension", "gamma"]
+
+
+def test_the_dimension_step_counts_free_directions_by_the_layers_kind(tmp_path):
+    """After LayerNorm n − 2 directions are free (MiniLM: n = 384, so 382), after RMSNorm n − 1 (575)."""
+    minilm = build(LayernormDimension, tmp_path, spec=RealStatesLayernormSpec())
+    n = read_states(STATES_DIR / "minilm.safetensors").of_kind("layernorm")[0].input.shape[-1]
+    assert n == 384 and "382" in minilm.dimension_text.typst_code and "383" not in minilm.dimension_text.typst_code
+    assert "575" in build(DimensionAndGamma, tmp_path).dimension_text.typst_code
+
+
+def test_the_dimension_step_says_one_sentence_cannot_tell_only_with_fewer_tokens_than_free_directions(tmp_path):
+    """4 tokens after RMSNorm in n = 4 span at most 3 directions, and 3 are free: not fewer, so the
+    step reads "of at most 3 that 4 tokens can span"; 3 tokens (at most 2) cannot tell."""
+    rng = np.random.default_rng(4)
+    said = {}
+    for tokens in (4, 3):
+        layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(tokens, 4)) * (1.0 + i))
+                       for i in range(2))
+        path = write_states(tmp_path / f"t{tokens}.safetensors", States("tiny", "a b c d", layers))
+        said[tokens] = step(build(DimensionAndGamma, tmp_path, spec=RealStatesRmsnormSpec(source=str(path))),
+                            "dimension").text
+    assert "of at most 3 that 4 tokens can span" in said[4] and "cannot tell" not in said[4]
+    assert "3 tokens can span at most 2: one sentence cannot tell" in said[3]
 
 
 def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(tmp_path):
