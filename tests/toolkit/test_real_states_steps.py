@@ -182,6 +182,28 @@ def test_the_dimension_step_says_one_sentence_cannot_tell_only_with_fewer_tokens
     assert "3 tokens can span at most 2: one sentence cannot tell" in said[3]
 
 
+def test_the_gamma_step_of_a_nearly_flat_ellipsoid_and_of_a_file_without_gamma(tmp_path):
+    """γ = (2, 1, 1, 1, 0.001) in n = 5: semi-axes √5·|γᵢ| from 0.0022 to 4.47 around the sphere of
+    radius √5 ≈ 2.24; the shortest is under 1 % of the radius, so "nearly flat". A bare .npy holds
+    no γ: the step says so and shows no ellipsoid."""
+    rng = np.random.default_rng(6)
+    weight = np.array([2.0, 1.0, 1.0, 1.0, 0.001])
+    layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(6, 5)) * (1.0 + i), weight=weight)
+                   for i in range(2))
+    flat = build(DimensionAndGamma, tmp_path, spec=RealStatesRmsnormSpec(
+        source=str(write_states(tmp_path / "flat.safetensors", States("flat", "a b c d e f", layers)))))
+    fmt, root = NumberFormat("en"), math.sqrt(5)
+    values = {"longest": fmt.number(root * 2.0, 2), "shortest": fmt.number(root * 0.001, 2),
+              "radius": fmt.number(root, 2), "stretch": fmt.number(2.0 / 0.001, 0)}
+    assert values["radius"] == "2.24" and flat.gamma_key == "flat"
+    assert flat.gamma_text.typst_code == flat.words("readout.gamma-flat", **values)
+    assert step(flat, "gamma").text == flat.words("say.gamma", lead=flat.words("lead.gamma-flat", **values), **values)
+    np.save(tmp_path / "bare.npy", rng.normal(size=(2, 5, 4)))
+    bare = build(DimensionAndGamma, tmp_path, spec=RealStatesRmsnormSpec(source=str(tmp_path / "bare.npy")))
+    assert bare.gamma_key == "none" and bare.gamma_text.typst_code == bare.words("readout.gamma-none")
+    assert step(bare, "gamma").text == bare.words("say.gamma", lead=bare.words("lead.gamma-none"))
+
+
 def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(tmp_path):
     scene = build(Landing, tmp_path)
     fmt = NumberFormat("en")
