@@ -20,10 +20,11 @@ from manim import DEGREES, DOWN, Square, VGroup, tempconfig
 
 from normgeo_models.states_file import LayerStates, States, read_states, write_states
 from scenes.kit.adapters import to_coordinates
-from scenes.kit.base import EDGE
+from scenes.kit.base import EDGE, SMALL_SIZE
 from scenes.kit.frame_layout import frame_size
 from scenes.kit.numbers import NumberFormat
-from scenes.kit.real_states import STATES_DIR, as_markup, token_label, typst_literal
+from scenes.kit.real_states import STACKED_GEOMETRY_DROP, STATES_DIR, as_markup, token_label, typst_literal
+from scenes.kit.theme import palette
 from scenes.real_states_layernorm import RealStatesLayernorm, RealStatesLayernormSpec
 from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
 
@@ -84,6 +85,28 @@ class Landing(DimensionAndGamma):
     def construct(self) -> None:
         self.introduce()
         self.show_landing(VGroup())
+
+
+class RecordedLanding(Landing):
+    """The landing, with what each ``play`` was given and the overview as its "view" step begins."""
+
+    def play(self, *animations, **kwargs):
+        self.__dict__.setdefault("played", []).append(([type(a).__name__ for a in animations], kwargs.get("run_time")))
+        super().play(*animations, **kwargs)
+
+    def say(self, step, *animations, **kwargs):
+        if step == "view":
+            labels = [m for m in self.key.get_family() if hasattr(m, "typst_code")]
+            self.renderer.camera.reset_rotation_matrix()  # (a dry run draws no frame, which would refresh it)
+            self.overview = {  # values, not the mobjects: the next step transforms the arrows and the key
+                "length": self.axes3d.x_axis.get_length(),
+                "arrows": {arrow[0].get_color().to_hex().lower() for arrow in self.token_arrows},
+                "sphere": {ring.get_stroke_color().to_hex().lower() for ring in self.sphere},
+                "opacity": {round(float(ring.get_stroke_opacity()), 9) for ring in self.sphere},
+                "sizes": {round(float(label.font_size), 9) for label in labels},
+                "key_right": self.key.get_right()[0], "key_left": self.key.get_left()[0], "key_top": self.key.get_top()[1],
+                "origin": self.renderer.camera.project_points(np.zeros((1, 3)))[0].copy()}
+        super().say(step, *animations, **kwargs)
 
 
 class PlotPlacement(DimensionAndGamma):
@@ -202,6 +225,29 @@ def test_the_gamma_step_of_a_nearly_flat_ellipsoid_and_of_a_file_without_gamma(t
     bare = build(DimensionAndGamma, tmp_path, spec=RealStatesRmsnormSpec(source=str(tmp_path / "bare.npy")))
     assert bare.gamma_key == "none" and bare.gamma_text.typst_code == bare.words("readout.gamma-none")
     assert step(bare, "gamma").text == bare.words("say.gamma", lead=bare.words("lead.gamma-none"))
+
+
+@pytest.mark.parametrize("pixels", [None, (1080, 1920)])
+def test_the_overview_before_the_landing_is_drawn_as_laid_out(tmp_path, pixels):
+    """The plot fades out in 0.6 s; the overview's axes are 2 × the geometry radius long, its tokens
+    in the raw colour, its sphere in the sphere colour at opacity 0.45, its legend (in the text
+    colour, at the small size) under the introduction, on the right in a wide frame and on the left
+    in a tall one; the origin is drawn 2.3 right of the centre at 16:9 and across the middle, dropped
+    below the figure's centre, in a tall frame."""
+    scene = build(RecordedLanding, tmp_path, pixels=pixels)
+    colors, view = palette("dark"), scene.overview
+    assert next(played for played in scene.played if "FadeOut" in played[0]) == (["FadeOut"], 0.6)
+    assert view["length"] == pytest.approx(2 * scene.geometry_radius, rel=1e-9)
+    assert view["arrows"] == {colors.raw.lower()} and view["sphere"] == {colors.sphere.lower()}
+    assert view["opacity"] == {0.45} and view["sizes"] == {SMALL_SIZE}
+    assert view["key_top"] == pytest.approx(scene.about.get_bottom()[1] - 0.3, abs=1e-6)
+    half = scene.camera.frame_width / 2
+    if pixels is None:
+        assert view["key_right"] == pytest.approx(half - EDGE, abs=1e-6)
+        assert view["origin"][:2] == pytest.approx([2.3, 0.0], abs=1e-9)
+    else:
+        assert view["key_left"] == pytest.approx(-half + EDGE, abs=1e-6)
+        assert view["origin"][:2] == pytest.approx([0.0, scene.layout.figure_center[1] - STACKED_GEOMETRY_DROP], abs=1e-9)
 
 
 def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(tmp_path):
