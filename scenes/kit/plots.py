@@ -53,7 +53,7 @@ def _digits(*values: float) -> int:
     step) exactly: the fewest d with each value × 10^d a whole number (at most 12), up to the
     float's rounding: within 4 units in the last place (a decimal of up to 15 significant digits,
     or a few operations on one, is that close; a tolerance relative to the size, 10⁻⁹ before,
-    wrote 1000000.0105 with 2 decimals).
+    wrote 1000000.0105 with 2 decimals) or within 10⁻⁹ (so that 0.1 + 0.2 − 0.3 is 0).
 
     >>> _digits(0.25), _digits(0.5), _digits(2.0), _digits(0.5, 1.0), _digits(5e-4), _digits(0.1 * 3)
     (2, 1, 0, 1, 4, 1)
@@ -62,7 +62,8 @@ def _digits(*values: float) -> int:
     """
     digits = 0
     for value in values:
-        while digits < 12 and abs(value * 10**digits - round(value * 10**digits)) > 4 * math.ulp(value * 10**digits):
+        while digits < 12 and abs(value * 10**digits - round(value * 10**digits)) > max(4 * math.ulp(value * 10**digits),
+                                                                                          1e-9):
             digits += 1
     return digits
 
