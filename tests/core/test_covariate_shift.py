@@ -143,3 +143,12 @@ def test_a_diverging_run_says_so_without_a_numpy_warning_on_the_way(probe_every,
     message = rf"training .* diverged at step \d+ \(learning rate {re.escape(f'{learning_rate:g}')} is too large"
     with pytest.raises(ValueError, match=message):
         train_mlp("none", steps=100, learning_rate=learning_rate, probe_every=probe_every)
+
+
+def test_the_study_passes_its_settings_to_every_run_and_defaults_to_200_steps():
+    """Each variant's run in a study is the run trained alone with the same steps, rate and seed."""
+    study = covariate_shift_study(steps=4, learning_rate=0.5, seed=1)
+    for variant in VARIANTS:
+        alone = train_mlp(variant, steps=4, learning_rate=0.5, seed=1)
+        assert np.array_equal(study.runs[variant].losses, alone.losses), variant
+    assert [len(run.losses) for run in covariate_shift_study().runs.values()] == [200] * len(VARIANTS)
