@@ -99,6 +99,10 @@ def test_a_probe_is_the_spread_of_the_batch_loss_along_the_step():
 
     losses = [cross_entropy([w - s * g for w, g in zip(weights, grads)]) for s in (0.25, 0.5, 1.0, 2.0, 4.0)]
     assert train_mlp("none", steps=1).landscape_variation[0] == pytest.approx(max(losses) - min(losses), rel=1e-9)
+    # steps of lr·s, not lr/s: the default sizes are closed under 1/s, so only other sizes tell them apart
+    losses = [cross_entropy([w - 0.5 * s * g for w, g in zip(weights, grads)]) for s in (1.0, 3.0)]
+    assert train_mlp("none", steps=1, learning_rate=0.5, probe_steps=(1.0, 3.0)).landscape_variation[0] == \
+        pytest.approx(max(losses) - min(losses), rel=1e-9)
 
 
 def test_the_defaults_are_those_documented_and_an_unknown_variant_is_named():

@@ -66,3 +66,32 @@ def test_bad_sweeps_are_refused():
         step_size_sweep(depth=2, width=4, step_sizes=(0.1, -1.0))
     with pytest.raises(ValueError, match="arrangement"):
         task_loss_and_gradients(regression_task(depth=2, width=4), regression_task(depth=2, width=4).weights, "middle")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: step_size_sweep(depth=2, width=4, step_sizes=(0.1, -1.0)),
+     "step_sizes must be a list of at least two positive numbers"),
+    (lambda: step_size_sweep(depth=2, width=4, step_sizes=(0.1, 0.0)),
+     "step_sizes must be a list of at least two positive numbers"),
+    (lambda: step_size_sweep(depth=2, width=4, step_sizes=(0.1,)),
+     "step_sizes must be a list of at least two positive numbers"),
+    (lambda: step_size_sweep(depth=2, width=4, step_sizes=[[0.1, 0.2], [0.3, 0.4]]),
+     "step_sizes must be a list of at least two positive numbers"),
+    (lambda: step_size_sweep(depth=2, width=4, step_sizes=(0.1, "x")),
+     "step_sizes must be an array of real numbers (could not convert string to float: 'x')"),
+    (lambda: step_size_sweep(depth=2, width=4, target=0.0), "target must be a positive number, got 0.0"),
+    (lambda: training_losses(regression_task(depth=2, width=4), "pre", -1.0), "step_size must be a positive number, got -1.0"),
+    (lambda: training_losses(regression_task(depth=2, width=4), "pre", 0.1, 0), "steps must be ≥ 1, got 0"),
+])
+def test_bad_sweeps_are_refused_word_for_word(call, message):
+    with pytest.raises(Exception) as refused:
+        call()
+    assert str(refused.value) == message
+
+
+def test_a_sweep_trains_the_task_of_its_seed_and_runs_100_steps_by_default():
+    sweep = step_size_sweep(depth=3, width=4, step_sizes=(1e-3, 1e-2), seed=1, steps=2)
+    task = regression_task(depth=3, width=4, seed=1)
+    assert sweep.final["pre"][1] == training_losses(task, "pre", 1e-2, 2)[-1]
+    assert sweep.final["pre"][1] != training_losses(regression_task(depth=3, width=4, seed=0), "pre", 1e-2, 2)[-1]
+    assert len(training_losses(task, "post", 1e-3)) == 101  # before each of 100 steps, and after the last
