@@ -117,6 +117,8 @@ def test_the_defaults_are_those_documented_and_an_unknown_variant_is_named():
     assert np.array_equal(noisy[0].losses, noisy[1].losses) and noisy[0].variant == "noisy-batchnorm"
     with pytest.raises(ValueError, match=r"^unknown variant 'layer'; choose one of none, batchnorm, noisy-batchnorm$"):
         train_mlp("layer")
+    data, again = classification_data(), classification_data(1024, 20, 4, seed=0)  # the documented defaults
+    assert all(np.array_equal(a, b) for a, b in zip(data, again)) and data[0].shape == (1024, 20)
 
 
 @pytest.mark.parametrize("variant", ["batchnorm", "noisy-batchnorm"])
