@@ -4,7 +4,7 @@ Backprop checked by finite differences; "trains" checked against the loss curve 
 import numpy as np
 import pytest
 
-from normgeo import regression_task, step_size_sweep, task_loss_and_gradients, training_losses
+from normgeo import make_stack, regression_task, step_size_sweep, task_loss_and_gradients, training_losses
 
 
 @pytest.mark.parametrize("arrangement", ["pre", "post"])
@@ -95,3 +95,34 @@ def test_a_sweep_trains_the_task_of_its_seed_and_runs_100_steps_by_default():
     assert sweep.final["pre"][1] == training_losses(task, "pre", 1e-2, 2)[-1]
     assert sweep.final["pre"][1] != training_losses(regression_task(depth=3, width=4, seed=0), "pre", 1e-2, 2)[-1]
     assert len(training_losses(task, "post", 1e-3)) == 101  # before each of 100 steps, and after the last
+
+
+def _layer_norm(x):
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(np.mean(centred**2, axis=-1, keepdims=True))
+
+
+@pytest.mark.parametrize("arrangement", ["pre", "post"])
+def test_the_loss_is_the_stack_written_out_by_hand(arrangement):
+    """Pre-norm x ← x + LN(x)·Wᵀ then a final LN; post-norm x ← LN(x + x·Wᵀ); LN at ε = 0 over each
+    example's features; L = mean(⟨v, x_L⟩ − t)²/2."""
+    task = regression_task(depth=3, width=5, examples=6, seed=2)
+    x = task.inputs
+    for w in task.weights:
+        x = x + _layer_norm(x) @ w.T if arrangement == "pre" else _layer_norm(x + x @ w.T)
+    if arrangement == "pre":
+        x = _layer_norm(x)
+    expected = 0.5 * np.mean((x @ task.readout - task.targets) ** 2)
+    assert task_loss_and_gradients(task, task.weights, arrangement)[0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_task_is_the_stack_of_its_seed_with_the_documented_defaults():
+    task, stack = regression_task(seed=3), make_stack(24, 16, 1.0, 3)
+    assert np.array_equal(task.weights, stack.weights) and np.array_equal(task.readout, stack.readout)
+    default = regression_task()
+    assert default.inputs.shape == (64, 16) and default.weights.shape == (24, 16, 16)
+    assert np.array_equal(default.inputs, regression_task(24, 16, 1.0, 64, 0).inputs)
+    assert regression_task(depth=2, width=4, examples=2).inputs.shape == (2, 4)
+    with pytest.raises(Exception) as refused:
+        regression_task(depth=2, width=4, examples=1)
+    assert str(refused.value) == "examples must be ≥ 2, got 1"
