@@ -121,7 +121,8 @@ def test_a_task_is_the_stack_of_its_seed_with_the_documented_defaults():
     assert np.array_equal(task.weights, stack.weights) and np.array_equal(task.readout, stack.readout)
     default = regression_task()
     assert default.inputs.shape == (64, 16) and default.weights.shape == (24, 16, 16)
-    assert np.array_equal(default.inputs, regression_task(24, 16, 1.0, 64, 0).inputs)
+    spelled = regression_task(24, 16, 1.0, 64, 0)
+    assert np.array_equal(default.inputs, spelled.inputs) and np.array_equal(default.weights, spelled.weights)
     assert regression_task(depth=2, width=4, examples=2).inputs.shape == (2, 4)
     with pytest.raises(Exception) as refused:
         regression_task(depth=2, width=4, examples=1)
