@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scenes.kit.captions import LINE_LENGTH, READING_SPEED, cue_times, line_width, reading_seconds, split_into_cues, wrap_cue
+from scenes.kit.captions import (LINE_LENGTH, READING_SPEED, _chinese_words, cue_times, line_width, reading_seconds,
+                                 split_into_cues, wrap_cue)
 from scenes.kit.registry import SCENES
 from scenes.kit.text import fill, placeholders, text_file
 
@@ -292,3 +293,12 @@ def test_chinese_names_and_et_al_stay_whole(text, word):
     """jieba alone splits 等人 (even into 等 / 人用), 可学习 and 黑塞 / 矩阵; the glossary's names are words."""
     lines = lines_of(split_into_cues(text, "zh"))
     assert any(word in line for line in lines), lines
+
+
+def test_chinese_words_segment_only_the_chinese_runs():
+    """jieba cuts the Chinese runs; a Latin or numeric run is split at its spaces only (jieba would cut
+    "(1, −1)" into six pieces), each space and closing mark kept with the word before it."""
+    text = "两点 (1, −1) 和 RMSNorm 之后 x = 1.732。"
+    words = _chinese_words(text)
+    assert words == ["两点 ", "(1, ", "−1) ", "和 ", "RMSNorm ", "之后 ", "x ", "= ", "1.732。"]
+    assert "".join(words) == text

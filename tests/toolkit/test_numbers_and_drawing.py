@@ -294,3 +294,13 @@ def test_shared_text_comes_from_the_common_file():
     assert message("radial-projection", "common.unit-circle", "en") == "unit circle"
     assert message("layernorm-2d", "common.unit-circle", "ru") == "единичная окружность"
     assert message("radial-projection", "title", "zh") == "L2 与 RMSNorm：径向投影"
+
+
+def test_to_coordinates_keeps_the_leading_shape_of_its_points():
+    """(2, 2, 3) scene points come back as (2, 2, 2) plane coordinates, one point (3,) as (2,)."""
+    plane = make_plane(5.0, 4.0, (0, 0, 0), PALETTE)
+    grid = np.array([[[0.0, 0.0, 0.0], [0.8, 0.0, 0.0]], [[0.0, 0.8, 0.0], [0.8, 0.8, 0.0]]])
+    back = to_coordinates(plane, grid)
+    assert back.shape == (2, 2, 2)
+    np.testing.assert_allclose(back[1, 1], to_coordinates(plane, grid[1, 1]), atol=1e-12)
+    assert to_coordinates(plane, grid[1, 1]).shape == (2,)

@@ -377,3 +377,12 @@ def test_user_strings_become_typst_string_literals_and_numbers_stay():
     assert marked == {"model": '#"a*b"', "text": '#"$x$"', "token": '#"#"', "layer": '#"l.0"', "n": 4, "other": "x"}
     assert as_markup({"model": 3}) == {"model": 3}
     assert as_markup({"name": "x"}, names=("name",)) == {"name": '#"x"'}
+
+
+def test_a_users_states_file_is_the_specs_input_file(tmp_path):
+    """The file a render reads is what its cache key hashes: the user's own, else the shipped one."""
+    rng = np.random.default_rng(7)
+    layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(4, 5))) for i in range(2))
+    path = write_states(tmp_path / "mine.safetensors", States("mine", "a b c d", layers))
+    assert RealStatesRmsnormSpec(source=str(path)).input_files() == (path,)
+    assert RealStatesRmsnormSpec().input_files() == (FILE,)
