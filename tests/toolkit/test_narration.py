@@ -118,6 +118,27 @@ def test_a_caption_says_the_variant_its_outcome_names_with_its_values(tmp_path, 
     assert [(step.key, step.text) for step in scene.steps] == [("verdict", said)]
 
 
+def test_a_step_is_on_record_from_its_start_while_its_animations_play(tmp_path):
+    """While the long step's animation plays, the step is already recorded, with what it says and
+    its start (its end is its start until the hold is known): what a split part sees mid-step."""
+
+    class Watched(TestNarrationScene):
+        __test__ = False
+
+        def play(self, *animations, **kwargs):
+            self.__dict__.setdefault("seen", []).append(self.steps[-1] if self.steps else None)
+            super().play(*animations, **kwargs)
+
+    options = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR", "progress_bar": "none",
+               "notify_outdated_version": False}
+    with tempconfig(options):
+        scene = Watched(spec=SceneSpec(), skip_animations=True)
+        scene.render()
+    long = scene.steps[1]
+    assert Step("long", long.text, 1.0, 1.0) in scene.seen  # as the FadeIn began
+    assert long.start == 1.0 and long.end > long.start
+
+
 def test_a_scene_refuses_a_spec_of_another_scene():
     from scenes.radial_projection import RadialProjectionSpec
 
