@@ -102,20 +102,36 @@ def test_a_cue_longer_than_its_step_is_clipped_when_the_next_step_starts(tmp_pat
     assert seconds(second.end) == pytest.approx(2.0)
 
 
-@pytest.mark.parametrize(("value", "said"), [("true", "It holds at n = 3."), ("false", "It fails at n = 3.")])
-def test_a_caption_says_the_variant_its_outcome_names_with_its_values(tmp_path, value, said):
+@pytest.mark.parametrize("through", ["caption", "say"])
+@pytest.mark.parametrize(("value", "said", "shown"), [("true", "It holds at n = 3.", "holds at $n = 3$"),
+                                                      ("false", "It fails at n = 3.", "fails at $n = 3$")])
+def test_a_claim_says_and_shows_the_variant_its_outcome_names_with_its_values(tmp_path, through, value, said, shown):
+    """A step's line and a shown text, each with a claim: the variant the outcome names, filled; the
+    scene records every claim it made (what the claims tests read), and a common word is the shared file's."""
+
     class Verdict(TestNarrationScene):
         __test__ = False
 
         def construct(self):
-            self.caption("verdict", 0.0, 1.0, when=Outcome("holds", value), n=3)
+            outcome = Outcome("holds", value)
+            if through == "caption":
+                self.caption("verdict", 0.0, 1.0, when=outcome, n=3)
+            else:
+                self.say("verdict", hold=1.0, when=outcome, n=3)
+            self.label = self.text("verdict-label", when=outcome, n=3)
+            self.common = self.words("common.unit-circle")
 
     options = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR", "progress_bar": "none",
                "notify_outdated_version": False}
     with tempconfig(options):
-        scene = Verdict(spec=SceneSpec(), skip_animations=True)
+        scene = Verdict(spec=SceneSpec(lang="ru"), skip_animations=True)
         scene.render()
-    assert [(step.key, step.text) for step in scene.steps] == [("verdict", said)]
+    russian = {"It holds at n = 3.": "При n = 3 это верно.", "It fails at n = 3.": "При n = 3 это неверно.",
+               "holds at $n = 3$": "верно при $n = 3$", "fails at $n = 3$": "неверно при $n = 3$"}
+    assert [(step.key, step.text) for step in scene.steps] == [("verdict", russian[said])]
+    assert scene.label.typst_code == russian[shown]
+    assert scene.claims_made == {"say.verdict": Outcome("holds", value), "verdict-label": Outcome("holds", value)}
+    assert scene.common == "единичная окружность"
 
 
 def test_a_step_is_on_record_from_its_start_while_its_animations_play(tmp_path):
