@@ -28,15 +28,18 @@ def _locale(lang: str) -> Locale:
 
 
 def _rounded_text(value: float, digits: int, strip: bool) -> str:
-    """``value`` rounded to ``digits`` decimals as plain ASCII ("-0" becomes "0")."""
+    """``value`` rounded to ``digits`` decimals as plain ASCII ("-0" becomes "0": a value that rounds
+    to zero is written from +0.0, and any other rounded value is a nonzero multiple of 10^−digits).
+
+    >>> _rounded_text(-0.0004, 3, True), _rounded_text(2.5, 2, True), _rounded_text(2.5, 2, False)
+    ('0', '2.5', '2.50')
+    """
     rounded = round(float(value), digits)
     if rounded == 0:
         rounded = 0.0
     text = f"{rounded:.{digits}f}"
     if strip and "." in text:
         text = text.rstrip("0").rstrip(".")
-    if float(text) == 0:
-        text = text.lstrip("-")
     return text
 
 
