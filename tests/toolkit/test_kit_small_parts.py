@@ -4,14 +4,20 @@ the mobject, the layers' written names, a scene's display formula in the theme's
 
 from __future__ import annotations
 
+import sys
+import types
+
 import pytest
 from manim import Line, Square, tempconfig
 
+from scenes.kit.adapters import make_space_axes
 from scenes.kit.base import NormGeoScene, fit_width
 from scenes.kit.languages import layer_name
 from scenes.kit.numbers import NumberFormat
+from scenes.kit.registry import SceneEntry
 from scenes.kit.spec import scene_id_of_module
 from scenes.kit.theme import palette
+from scenes.kit.widgets import wire_sphere
 from scenes.layernorm_2d import LayerNorm2D, LayerNorm2DSpec
 
 
@@ -63,3 +69,25 @@ def test_a_scene_class_is_named_by_its_module_and_the_kits_own_are_not():
     kits = type("KitsOwn", (NormGeoScene,), {"__module__": "scenes.kit.some_part"})
     assert "scene_id" not in vars(kits)
     assert scene_id_of_module("tests.toolkit.test_narration") == "test-narration"
+
+
+def test_a_hyphenated_setting_names_its_field():
+    """--set high-dim=8 (or a TOML key high-dim) sets the field high_dim."""
+    assert LayerNorm2DSpec().with_overrides({"high-dim": "8"}).high_dim == 8
+    assert LayerNorm2DSpec().with_overrides({"high_dim": 9}).high_dim == 9
+
+
+def test_a_module_with_two_scene_classes_is_refused_by_its_count(monkeypatch):
+    """The registry loads the one scene class a module defines; two is an error that says so."""
+    module = types.ModuleType("scenes.two_scenes")
+    for name in ("First", "Second"):
+        setattr(module, name, type(name, (NormGeoScene,), {"__module__": "scenes.two_scenes"}))
+    monkeypatch.setitem(sys.modules, "scenes.two_scenes", module)
+    with pytest.raises(TypeError) as refused:
+        SceneEntry("two-scenes").load()
+    assert str(refused.value) == "scenes.two_scenes must define exactly one scene class, found 2"
+
+
+def test_a_wire_sphere_is_five_latitudes_and_six_longitudes_of_72_points():
+    rings = wire_sphere(make_space_axes(2.0, 4.0, palette("dark")), 1.0, "#ffffff")
+    assert len(rings) == 11 and {len(ring.get_anchors()) for ring in rings} == {2 * 72}  # 72 segments, closed
