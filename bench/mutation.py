@@ -149,8 +149,15 @@ def restore_verdicts(only: list[str]) -> bool:
     return True
 
 
+# mutmut forks each mutant's run from a process that has run the suite: a thread pool of OpenBLAS, GNU
+# OpenMP or PyTorch started there is gone in the child, whose first call into it then waits forever on
+# a lock (seen: output_ellipsoid's mutants stuck in futex_wait until mutmut's time limit, and counted
+# as timeouts, that is killed). One thread each: no pool, nothing to wait for.
+ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
 def run_mutmut(where: Path, max_children: int, names: list[str] | None = None) -> int:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | ONE_THREAD
     env["HYPOTHESIS_PROFILE"] = "dev"
     command = ["nice", "-n", "10", str(MUTMUT), "run", "--max-children", str(max_children), *(names or [])]
     return subprocess.run(command, cwd=where, env=env).returncode
@@ -240,7 +247,7 @@ def main() -> int:
                         help="copy the current sources and tests into the last run and go on with the mutants it "
                              "has not tested (those of changed functions included)")
     parser.add_argument("--rerun", action="store_true",
-                        help="copy the current tests into the last run and test again only its surviving mutants")
+                        help="copy the current tests into the last run and test again only its surviving (and timed-out) mutants")
     parser.add_argument("--save", action="store_true",
                         help="write the last run's verdicts into bench/mutation_verdicts/ (every run does at its end)")
     parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
@@ -264,8 +271,9 @@ def main() -> int:
             return 2
         save_verdicts(only)
     elif args.rerun:
+        # timeouts too: one judged before the one-thread fix (ONE_THREAD) may have been a child stuck on a lock
         names = [name for name, status in results(stage_of(only)).items()
-                 if status in ("survived", "no tests") and folder_of(name) in only and name not in equivalent()
+                 if status in ("survived", "no tests", "timeout") and folder_of(name) in only and name not in equivalent()
                  and not any(fnmatch.fnmatchcase(name, glob) for glob in args.skip)]
         sync_tests(stage_of(only))
         forget_test_map(stage_of(only))
