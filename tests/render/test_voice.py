@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import av
@@ -118,7 +119,10 @@ def test_a_users_piper_file_is_its_own_voice(tmp_path):
 def test_a_piper_process_that_dies_fails_that_speech_only(tmp_path):
     with Narrator(parse_voice("en"), tmp_path) as narrator:
         narrator.speech("s", "a", "en", "Before.")
-        os.kill(narrator.speaker.child_pid, signal.SIGKILL)
+        pid = narrator.speaker.child_pid
+        os.kill(pid, signal.SIGSTOP)  # alive, so the next speech goes to it (a dead one is replaced first)
+        killer = threading.Timer(0.5, os.kill, (pid, signal.SIGKILL))  # and it dies while that speech waits
+        killer.start()
         with pytest.raises(SpeechError, match="Piper .* died .*signal 9"):
             narrator.speech("s", "b", "en", "During.")
         assert narrator.speech("s", "c", "en", "After.").seconds > 0.2  # a new process for the next one
