@@ -24,6 +24,7 @@ try:
     from scenes.cli.list_command import list_command
     from scenes.cli.render_command import gif_command, render_command, still_command
     from scenes.cli.site_command import gallery_command, site_command
+    from scenes.cli.slides_command import slides_command
     from scenes.cli.spec_command import spec_command
     from scenes.cli.states_command import states_command
     from scenes.cli.worker_command import worker_command
@@ -54,7 +55,7 @@ def cli() -> None:
 
 
 for command in (list_command, spec_command, render_command, still_command, gif_command, lecture_command, site_command,
-                gallery_command, worker_command, states_command):
+                gallery_command, slides_command, worker_command, states_command):
     cli.add_command(command)
 
 

@@ -30,6 +30,21 @@
   var cuesOf = {};         // video file → its cues [start, end, text, shift]
   root.setAttribute('data-captions', query.get('captions') === '1' ? 'on' : 'off');
 
+  // a single-file deck (normgeo slides --format html) carries its videos inside it, as data: URIs
+  // in window.NORMGEO_MEDIA (the site's address → the URI): each is played from a blob made once
+  var inside = window.NORMGEO_MEDIA || {};
+  var blobs = {};
+  function playable(src) {
+    var uri = inside[src];
+    if (!uri) return src;
+    if (!blobs[src]) {
+      var comma = uri.indexOf(','), bytes = atob(uri.slice(comma + 1)), data = new Uint8Array(bytes.length);
+      for (var i = 0; i < bytes.length; i++) data[i] = bytes.charCodeAt(i);
+      blobs[src] = URL.createObjectURL(new Blob([data], { type: uri.slice(5, uri.indexOf(';')) }));
+    }
+    return blobs[src];
+  }
+
   // ---- the steps, in lecture order: each plays [from, to] of one video
   var steps = [];
   var lecture = (deck.lectures[lang] || {})[theme] || (deck.lectures[lang] || {})[theme === 'dark' ? 'light' : 'dark'];
@@ -39,6 +54,7 @@
     var offset = 0;
     if (lecture && lecture.chapters[sceneIndex]) { src = lecture.video; offset = lecture.chapters[sceneIndex][0]; }
     if (!src) return;
+    src = playable(src);
     cuesOf[src] = (cuesOf[src] || []).concat(((scene.cues || {})[lang] || []).map(function (cue) { return cue.concat([offset]); }));
     var list = scene.steps[lang] || [];
     var textLang = (scene.steps_lang || {})[lang] || lang;  // the language the steps' text is in

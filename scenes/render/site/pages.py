@@ -55,27 +55,28 @@ def _write_assets(out: Path, text: dict, formulas: dict[str, str]) -> None:
         "window.NORMGEO_FORMULAS = " + _json_for_script(formulas) + ";\n", encoding="utf-8")
 
 
-_ASSET_LINK = re.compile(r'<link rel="stylesheet" href="\.\./assets/([\w.-]+\.css)">')
-_ASSET_SCRIPT = re.compile(r'<script src="\.\./assets/([\w.-]+\.js)"></script>')
-
-
-def self_contained(html: str, assets: Path) -> str:
-    """``html`` with each ``../assets/`` style and script it links written into it, so that the page
-    works copied anywhere on its own (a blog's folder, a static host) with nothing beside it. A
-    ``</script`` or ``</style`` inside one (in a string) would close the tag early: it is written
-    with ``<\\/``, the same string to JavaScript and CSS.
+def self_contained(html: str, assets: Path, prefix: str = "../assets/") -> str:
+    """``html`` with each style and script it links from ``prefix`` (``../assets/`` from a widget's
+    page, ``assets/`` from the presenter's) written into it, so that the page works copied anywhere
+    on its own (a blog's folder, a static host, an e-mail) with nothing beside it. A ``</script`` or
+    ``</style`` inside one (in a string) would close the tag early: it is written with ``<\\/``,
+    the same string to JavaScript and CSS.
 
     >>> import tempfile; folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.js").write_text("s = '</script>';"), (folder / "p.css").write_text("p{}")
     >>> print(self_contained('<link rel="stylesheet" href="../assets/p.css"><script src="../assets/a.js"></script>', folder))
     <style>p{}</style><script>s = '<\\/script>';</script>
     """
+    quoted = re.escape(prefix)
+    link = re.compile(rf'<link rel="stylesheet" href="{quoted}([\w.-]+\.css)">')
+    script = re.compile(rf'<script src="{quoted}([\w.-]+\.js)"></script>')
+
     def inline(tag: str):
         closing = re.compile(f"</({tag})", re.IGNORECASE)
         return lambda match: (f"<{tag}>" + closing.sub(r"<\\/\1", (assets / match.group(1)).read_text(encoding="utf-8"))
                               + f"</{tag}>")
 
-    return _ASSET_SCRIPT.sub(inline("script"), _ASSET_LINK.sub(inline("style"), html))
+    return script.sub(inline("script"), link.sub(inline("style"), html))
 
 
 def _write_index_pages(env, scenes, out, placed, lectures, default_lang, t) -> list[str]:

@@ -1,0 +1,64 @@
+"""``normgeo slides``: a PowerPoint deck, a PDF handout or a single-file HTML deck of the rendered
+scenes, in one language and theme."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from scenes.cli.errors import UsageProblem, reports_bad_input
+from scenes.cli.options import lang_option, out_option, scene_selection, theme_option
+from scenes.render.checks import check_fonts
+from scenes.render.settings import QUALITIES
+from scenes.render.slides import FORMATS, build_slides
+
+__all__ = ["slides_command"]
+
+
+def _voice(voice: str) -> str | None:
+    """``--voice`` of a deck: ``any`` (None: a narrated video where there is one) or a voice as render takes it."""
+    voice = voice.strip()
+    kind, _, rest = voice.partition(":")
+    if voice in ("any", "none", "en", "ru") or (kind in ("piper", "recordings") and rest):
+        return None if voice == "any" else voice
+    raise UsageProblem(f"unknown voice {voice!r} for slides (use any, none, en, ru, piper:PATH.onnx or recordings:DIR)")
+
+
+def _one_of(kind: str, known):
+    def check(ctx, param, value):
+        if value is not None and value not in known:
+            raise UsageProblem(f"unknown {kind} {value!r}; choose one of {', '.join(known)}")
+        return value
+
+    return check
+
+
+@click.command("slides")
+@click.argument("scene_ids", nargs=-1)
+@click.option("--format", "fmt", default="pptx", show_default=True, callback=_one_of("slides format", FORMATS),
+              help="pptx: one slide per step, its clip playing as the slide opens, the narration in the "
+                   "speaker's notes; pdf: a handout, each step's last frame with its text; html: the presenter "
+                   "page in one file, videos inside.")
+@lang_option
+@theme_option
+@click.option("-q", "--quality", default=None, callback=_one_of("quality", tuple(QUALITIES)),
+              help="Use the renders of this quality (default: the best one rendered).")
+@click.option("--voice", default="any", show_default=True, metavar="VOICE",
+              help="any (a narrated video where there is one, else the silent one), none (silent only), or "
+                   "the --voice the videos were narrated with (en, ru, piper:PATH.onnx, recordings:DIR).")
+@out_option
+@click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+@reports_bad_input
+def slides_command(scene_ids, fmt, lang, theme, quality, voice, out_dir: Path, quiet: bool) -> None:
+    """Make slides from the scenes rendered in the output folder (default: the whole lecture, in
+    lecture order) into <out>/slides/. Nothing is rendered here: a missing video is one line with
+    the command that renders it."""
+    ids = scene_selection(tuple(scene_ids), False)
+    if fmt == "pdf":
+        check_fonts(lang)
+    report = build_slides(out_dir, ids if scene_ids else None, fmt, lang, theme, _voice(voice),
+                          quality)
+    if not quiet:
+        click.echo(f"{fmt}: {report.path} ({report.scenes} scenes, {report.steps} steps; {report.detail}, "
+                   f"{report.path.stat().st_size / 1e6:.1f} MB)")
