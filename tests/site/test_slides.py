@@ -172,7 +172,7 @@ def test_the_handout_has_a_chapter_per_scene_and_every_steps_text(out, lang):
     reader = pypdf.PdfReader(path)
     assert [item.title for item in reader.outline] == [f"{n}. {entry(i).title(lang)}" for n, i in enumerate(ids, 1)]
     text = re.sub(r"\s+", "", "".join(page.extract_text() for page in reader.pages))
-    assert re.sub(r"\s+", "", deck_words(lang)["handout.contents"]) in text
+    assert re.sub(r"\s+", "", deck_words(lang)["contents"]) in text
     name = {"en": NARRATED, "zh": "layernorm-2d/layernorm-2d.zh.dark.192x108p15.mp4",
             "ru": "layernorm-2d/layernorm-2d.ru.dark.192x108p15.mp4"}[lang]
     for step in steps_of(out, name):

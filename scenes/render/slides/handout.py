@@ -37,7 +37,7 @@ class HandoutReport:
 def write_handout(scenes: Sequence[DeckScene], target: Path, lang: str, work: Path) -> HandoutReport:
     """Write the handout of ``scenes`` to the PDF ``target``; frames and the Typst source go in ``work``."""
     words = deck_words(lang)
-    data = {"title": words["title"], "subtitle": words["handout.subtitle"], "contents": words["handout.contents"],
+    data = {"title": words["title"], "subtitle": words["handout.subtitle"], "contents": words["contents"],
             "scenes": []}
     frames = 0
     for scene in scenes:

@@ -1,5 +1,5 @@
 """The words a deck or handout prints, in its language: ``words.toml`` beside this file, and the
-site's title (``page.title`` of ``scenes/web/ui.toml``)."""
+site's title and "Contents" (``page.title``, ``page.contents`` of ``scenes/web/ui.toml``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ WORDS_FILE = Path(__file__).with_name("words.toml")
 def _table() -> dict[str, dict[str, str]]:
     with open(WORDS_FILE, "rb") as handle:
         table = tomllib.load(handle)
-    table["title"] = ui_text()["page.title"]
+    site = ui_text()
+    table["title"], table["contents"] = site["page.title"], site["page.contents"]
     for key, entry in table.items():
         if missing := [lang for lang in LANGUAGES if not entry.get(lang)]:
             raise ValueError(f"{WORDS_FILE.name}: {key!r} has no text for {', '.join(missing)}")
@@ -27,9 +28,9 @@ def _table() -> dict[str, dict[str, str]]:
 
 
 def deck_words(lang: str) -> dict[str, str]:
-    """key → text in ``lang`` (``title``, ``slides.subtitle``, ``handout.subtitle``, ``handout.contents``).
+    """key → text in ``lang`` (``title``, ``contents``, ``slides.subtitle``, ``handout.subtitle``).
 
-    >>> deck_words("ru")["handout.contents"]
+    >>> deck_words("ru")["contents"]
     'Содержание'
     """
     return {key: entry[lang] for key, entry in _table().items()}
