@@ -1,5 +1,6 @@
 """The PowerPoint deck (python-pptx): a title slide; per scene a section slide (its title and
-description) and one slide per narrated step, whose clip fills the slide, plays as it opens
+description) and one slide per narrated step, whose clip (from its start to the next step's, the
+last to the video's end) fills the slide, plays as it opens
 (with its voice when the video is narrated) and has the step's narration as the speaker's notes;
 before it plays (and printed) the slide shows the step's last frame.
 Each scene is a PowerPoint section too."""
@@ -105,7 +106,10 @@ def write_pptx(scenes: Sequence[DeckScene], target: Path, lang: str, theme: str,
         with av.open(str(scene.video)) as container:
             width, height = container.streams.video[0].width, container.streams.video[0].height
         for number, step in enumerate(scene.steps, 1):
-            clip = cut_clip(scene.video, step.start, step.end, work / f"{scene.id}.{number}.mp4", scene.fps)
+            # to the next step's start (or the video's end): an animation between two steps' narrations
+            # stays in the deck, and both ends are keyframes
+            end = scene.steps[number].start if number < len(scene.steps) else None
+            clip = cut_clip(scene.video, step.start, end, work / f"{scene.id}.{number}.mp4", scene.fps)
             poster = work / f"{scene.id}.{number}.png"  # the step's last frame: what a printed deck shows
             frame_before(scene.video, step.end).save(poster, format="PNG")
             slide = presentation.slides.add_slide(layout)
