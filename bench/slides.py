@@ -32,6 +32,7 @@ import pypdf  # the test extra
 from scenes.kit.registry import LECTURE_ORDER
 from scenes.render.slides import FORMATS, SUFFIXES, build_slides
 from scenes.render.slides.clips import _copy, _encode, keyframe_times
+from scenes.render.media.video import video_duration as video_seconds
 from scenes.render.slides.sources import deck_scenes
 
 
@@ -48,16 +49,17 @@ def _clips(out: Path, lang: str, theme: str, work: Path) -> None:
     for scene in scenes:
         keys = keyframe_times(scene.video)
         for number, step in enumerate(scene.steps):
-            if min(abs(k - step.start) for k in keys) > 0.5 / scene.fps:
+            end = scene.steps[number + 1].start if number + 1 < len(scene.steps) else video_seconds(scene.video)
+            if max(min(abs(k - t) for k in keys) for t in (step.start, end)) > 0.5 / scene.fps and \
+                    end < video_seconds(scene.video):
                 off_key += 1
                 continue
             copy_path, encode_path = work / f"c{count}.mp4", work / f"e{count}.mp4"
             started = time.perf_counter()
-            end = step.end if number + 1 < len(scene.steps) else 1e9
             _copy(scene.video, step.start, end, copy_path)
             copied += time.perf_counter() - started
             started = time.perf_counter()
-            _encode(scene.video, step.start, step.end, encode_path, scene.fps)
+            _encode(scene.video, step.start, end, encode_path, scene.fps)
             encoded += time.perf_counter() - started
             copied_bytes += copy_path.stat().st_size
             encoded_bytes += encode_path.stat().st_size
@@ -65,7 +67,7 @@ def _clips(out: Path, lang: str, theme: str, work: Path) -> None:
             if a and b:
                 differences.append(float(np.abs(a[-1].astype(int) - b[-1]).mean()))
             count += 1
-    print(f"\nclips ({count} steps; {off_key} not starting on a keyframe):")
+    print(f"\nclips ({count} steps; {off_key} left out: not starting and ending on keyframes):")
     print(f"  copied     {copied:7.2f} s  {copied_bytes / 1e6:7.1f} MB")
     print(f"  re-encoded {encoded:7.2f} s  {encoded_bytes / 1e6:7.1f} MB  ({encoded / max(copied, 1e-9):.0f}× the time; "
           f"last frames {np.mean(differences):.2f} levels apart on average, at most {max(differences):.2f})")
