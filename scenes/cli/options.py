@@ -12,12 +12,13 @@ from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.theme import DEFAULT_THEME, THEMES
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
 
-__all__ = ["lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
+__all__ = ["one_of", "lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
            "whole_render_options", "scene_selection", "resolution_value", "matrix_value", "encoder_preset_option",
            "voice_option", "silent_voice_option", "site_voice_option", "refuse_sound_for", "lecture_scenes_option"]
 
 
-def _choice(kind: str, known):
+def one_of(kind: str, known):
+    """A click callback refusing a value not in ``known`` with one line naming the choices."""
     def check(ctx, param, value):
         if value is not None and value not in known:
             raise UsageProblem(f"unknown {kind} {value!r}; choose one of {', '.join(known)}")
@@ -54,13 +55,13 @@ def resolution_value(ctx, param, text):
         raise UsageProblem(f"--resolution {text!r}: {error}") from None
 
 
-lang_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
+lang_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=one_of("language", LANGUAGES),
                            help=f"Language of on-screen text and subtitles: {', '.join(LANGUAGES)}.")
 page_lang_option = click.option(
-    "--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=_choice("language", LANGUAGES),
+    "--lang", default=DEFAULT_LANGUAGE, show_default=True, callback=one_of("language", LANGUAGES),
     help=f"The language of index.html, the page a reader opens first ({', '.join(LANGUAGES)}); a page for "
          "every language (index.<lang>.html) is built from whatever was rendered.")
-theme_option = click.option("--theme", default=DEFAULT_THEME, show_default=True, callback=_choice("theme", tuple(THEMES)),
+theme_option = click.option("--theme", default=DEFAULT_THEME, show_default=True, callback=one_of("theme", tuple(THEMES)),
                             help="dark (lecture video) or light (white background for blogs).")
 langs_option = click.option("--lang", default=DEFAULT_LANGUAGE, show_default=True,
                              callback=matrix_value("language", LANGUAGES, "--lang"), metavar="L[,L…]|all",
@@ -71,7 +72,7 @@ themes_option = click.option("--theme", default=DEFAULT_THEME, show_default=True
                              help="dark (lecture video), light (white background for blogs), dark,light or all.")
 out_option = click.option("--out", "out_dir", default="renders", show_default=True, type=click.Path(path_type=Path),
                           help="Output folder.")
-quality_option = click.option("-q", "--quality", default="l", show_default=True, callback=_choice("quality", tuple(QUALITIES)),
+quality_option = click.option("-q", "--quality", default="l", show_default=True, callback=one_of("quality", tuple(QUALITIES)),
                               help="l 480p15, m 720p30, h 1080p60, k 2160p60 (Manim's presets).")
 resolution_option = click.option("--resolution", default=None, metavar="WxH", callback=resolution_value,
                                  help="Pixel size instead of the preset's (frame rate still from -q), e.g. 1080x1080.")
@@ -92,7 +93,7 @@ split_option = click.option("--split", type=click.IntRange(1, 64), default=1, sh
                                  "and GIFs render whole.")
 encoder_preset_option = click.option(
     "--encoder-preset", default=DEFAULT_ENCODER_PRESET, show_default=True,
-    callback=_choice("encoder preset", X264_PRESETS), metavar="PRESET",
+    callback=one_of("encoder preset", X264_PRESETS), metavar="PRESET",
     help=f"x264 preset of H.264 video (mp4, opaque mov): {', '.join(X264_PRESETS)}. {MANIM_ENCODER_PRESET} is "
          "what plain Manim uses (slower); the quality target, CRF 23, is Manim's either way.")
 voice_option = click.option(

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import lang_option, out_option, scene_selection, theme_option
+from scenes.cli.options import lang_option, one_of, out_option, scene_selection, theme_option
 from scenes.render.checks import check_fonts
 from scenes.render.settings import QUALITIES
 from scenes.render.slides import FORMATS, build_slides
@@ -25,24 +25,15 @@ def _voice(voice: str) -> str | None:
     raise UsageProblem(f"unknown voice {voice!r} for slides (use any, none, en, ru, piper:PATH.onnx or recordings:DIR)")
 
 
-def _one_of(kind: str, known):
-    def check(ctx, param, value):
-        if value is not None and value not in known:
-            raise UsageProblem(f"unknown {kind} {value!r}; choose one of {', '.join(known)}")
-        return value
-
-    return check
-
-
 @click.command("slides")
 @click.argument("scene_ids", nargs=-1)
-@click.option("--format", "fmt", default="pptx", show_default=True, callback=_one_of("slides format", FORMATS),
+@click.option("--format", "fmt", default="pptx", show_default=True, callback=one_of("slides format", FORMATS),
               help="pptx: one slide per step, its clip playing as the slide opens, the narration in the "
                    "speaker's notes; pdf: a handout, each step's last frame with its text; html: the presenter "
                    "page in one file, videos inside.")
 @lang_option
 @theme_option
-@click.option("-q", "--quality", default=None, callback=_one_of("quality", tuple(QUALITIES)),
+@click.option("-q", "--quality", default=None, callback=one_of("quality", tuple(QUALITIES)),
               help="Use the renders of this quality (default: the best one rendered).")
 @click.option("--voice", default="any", show_default=True, metavar="VOICE",
               help="any (a narrated video where there is one, else the silent one), none (silent only), or "
