@@ -57,7 +57,7 @@
       button.addEventListener('pointerenter', light);
       button.addEventListener('focus', light);
       button.addEventListener('click', light);
-      button.addEventListener('pointerleave', function () { if (document.activeElement !== button) setLit(null); });
+      button.addEventListener('pointerleave', function () { if (button.getRootNode().activeElement !== button) setLit(null); });  // the page's focus, or the shadow root's in a notebook
       button.addEventListener('blur', function () { setLit(null); });
       partButtons.appendChild(button);
     });
