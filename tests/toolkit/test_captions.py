@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scenes.kit.captions import (LINE_LENGTH, READING_SPEED, _chinese_words, cue_times, line_width, reading_seconds,
-                                 split_into_cues, wrap_cue)
+from scenes.kit.captions import (LINE_LENGTH, READING_SPEED, _chinese_words, _cues_between_words, cue_times, line_width,
+                                 reading_seconds, split_into_cues, wrap_cue)
 from scenes.kit.registry import SCENES
 from scenes.kit.text import fill, placeholders, text_file
 
@@ -302,3 +302,50 @@ def test_chinese_words_segment_only_the_chinese_runs():
     words = _chinese_words(text)
     assert words == ["两点 ", "(1, ", "−1) ", "和 ", "RMSNorm ", "之后 ", "x ", "= ", "1.732。"]
     assert "".join(words) == text
+
+
+def _cue_words(cues):
+    return [len(cue.split()) for cue in cues]
+
+
+def test_a_clause_of_two_cues_is_cut_where_the_two_are_most_even():
+    """22 words of 4 letters: after word 11 both cues are 54 characters, any other cut differs by 10 or more."""
+    cues = _cues_between_words(" ".join(["word"] * 22), "en")
+    assert _cue_words(cues) == [11, 11]
+    assert cues[0] == "word word word word word\nword word word word word word"
+
+
+def test_two_cues_prefer_a_cut_after_punctuation_worth_ten_characters_of_evenness():
+    """A comma ending word 10: cut there, the cues are 50 and 59 wide (9 apart, less the comma's 10:
+    −1), against 56 and 54 (2 apart) at the middle. A comma ending word 9 (45 against 64: 19 − 10 = 9)
+    does not beat the middle (55 against 54: 1)."""
+    words = ["word"] * 22
+    words[9] = "word,"
+    assert _cue_words(_cues_between_words(" ".join(words), "en")) == [10, 12]
+    words = ["word"] * 22
+    words[8] = "word,"
+    assert _cue_words(_cues_between_words(" ".join(words), "en")) == [11, 11]
+
+
+def test_two_cues_keep_a_number_with_the_word_after_it():
+    """"12 steps" at words 11–12: cutting between them (52 against 55: 3, plus 8 for ending on a
+    digit) loses to cutting before or after the pair (49 against 58: 9; the first such cut wins)."""
+    words = ["word"] * 22
+    words[10:12] = ["12", "steps"]
+    cues = _cues_between_words(" ".join(words), "en")
+    assert _cue_words(cues) == [10, 12] and cues[1].startswith("12 steps")
+
+
+def test_a_clause_of_three_cues_fills_each_up_to_its_share_and_a_seventh_more():
+    """40 words, 199 characters: a share of 66.3, and 15 words (74) fit in 1.15 of it, 16 (79) do not:
+    15, 15, and the 10 left."""
+    assert _cue_words(_cues_between_words(" ".join(["word"] * 40), "en")) == [15, 15, 10]
+
+
+def test_a_chinese_clause_is_cut_between_its_words_into_even_cues():
+    """48 characters: the middle falls inside 字幕 (one word to jieba), so the cut is just before it
+    (23 against 25) or just after (25 against 23), and the first such cut wins."""
+    text = "这是一个很长的句子没有任何标点符号只是为了测试字幕怎样在词语之间切开而不是在词语中间切开的情况"
+    cues = _cues_between_words(text, "zh")
+    assert [cue.replace("\n", "") for cue in cues] == [text[:23], text[23:]]
+    assert all(line_width(line, "zh") <= 16 for cue in cues for line in cue.split("\n"))
