@@ -120,9 +120,9 @@ def _encode(video: Path, start: float, end: float, target: Path, fps: int) -> fl
                     shown = frame.to_ndarray(format="rgb24")
                     put(shown, tick)
             elif out_audio is not None and start <= at < end:
-                for piece in resampler.resample(frame):
-                    piece.pts = int(round((at - start) * piece.sample_rate))
-                    output.mux(out_audio.encode(piece))
+                for sound in resampler.resample(frame):  # PyAV audio frames
+                    sound.pts = int(round((at - start) * sound.sample_rate))
+                    output.mux(out_audio.encode(sound))
         if shown is None:
             raise ValueError(f"{video} has no frame in {start:g}–{end:g} s")
         if last_tick < ticks - 1:  # the last picture held to the clip's end
