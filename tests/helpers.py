@@ -76,7 +76,10 @@ def assert_same_frames_cues_and_steps(expected_video, joined_video, expected_srt
 
     frames, got = read_frames(expected_video), read_frames(joined_video)
     assert len(got) == len(frames) > 100
-    assert all(np.array_equal(a, b) for a, b in zip(frames, got))
+    differing = [i for i, (a, b) in enumerate(zip(frames, got)) if not np.array_equal(a, b)]
+    first = differing[0] if differing else 0
+    assert differing == [], (f"{len(differing)} of {len(frames)} frames differ, the first at {first}, mean "
+                             f"difference there {np.abs(frames[first].astype(int) - got[first]).mean():.3f}")
     expected_cues, joined_cues = list(srt.parse(expected_srt)), list(srt.parse(joined_srt))
     assert [c.content for c in joined_cues] == [c.content for c in expected_cues] != []
     for a, b in zip(expected_cues, joined_cues):
