@@ -12,7 +12,7 @@ from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.theme import DEFAULT_THEME, THEMES
 from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
 
-__all__ = ["one_of", "lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
+__all__ = ["one_of", "chosen_voice", "lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
            "whole_render_options", "scene_selection", "resolution_value", "matrix_value", "encoder_preset_option",
            "voice_option", "silent_voice_option", "site_voice_option", "refuse_sound_for", "lecture_scenes_option"]
 
@@ -25,6 +25,16 @@ def one_of(kind: str, known):
         return value
 
     return check
+
+
+def chosen_voice(voice: str, what: str) -> str | None:
+    """``--voice`` of a command that picks rendered videos (site, slides): ``any`` is None (a narrated
+    video where there is one), else the voice as ``render`` takes it; anything else is one line."""
+    voice = voice.strip()
+    kind, _, rest = voice.partition(":")
+    if voice in ("any", "none", "en", "ru") or (kind in ("piper", "recordings") and rest):
+        return None if voice == "any" else voice
+    raise UsageProblem(f"unknown voice {voice!r} for {what} (use any, none, en, ru, piper:PATH.onnx or recordings:DIR)")
 
 
 def matrix_value(kind: str, known, option: str):

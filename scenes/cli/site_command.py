@@ -7,21 +7,13 @@ from pathlib import Path
 import click
 
 from scenes.cli.errors import reports_bad_input
-from scenes.cli.options import out_option, page_lang_option, site_voice_option
+from scenes.cli.options import chosen_voice, out_option, page_lang_option, site_voice_option
 from scenes.render.checks import check_output_folder
 from scenes.render.errors import InputError
 from scenes.render.manifest import MANIFEST_NAME
 from scenes.render.site.publish import publish_site
 
 __all__ = ["site_command", "gallery_command"]
-
-
-def _site_voice(voice: str) -> str | None:
-    """``--voice`` of the site as :func:`publish_site` takes it (None: any narration)."""
-    kind = voice.strip().partition(":")[0]
-    if voice.strip() in ("any", "none", "en", "ru") or (kind in ("piper", "recordings") and voice.partition(":")[2]):
-        return None if voice.strip() == "any" else voice.strip()
-    raise InputError(f"unknown voice {voice!r} for the site (use any, none, en, ru, piper:PATH.onnx or recordings:DIR)")
 
 
 def _build(out_dir: Path, site_dir: Path | None, lang: str, voice: str | None = None) -> None:
@@ -44,7 +36,7 @@ def site_command(out_dir: Path, site_dir: Path | None, lang: str, voice: str) ->
     """Build a static site from what the output folder holds: per scene its video (the narrated one
     where there is one) with subtitles, narrated text, still, GIF with embed snippets and live widget;
     presenter mode. Opens from disk."""
-    _build(out_dir, site_dir, lang, _site_voice(voice))
+    _build(out_dir, site_dir, lang, chosen_voice(voice, "the site"))
 
 
 @click.command("gallery", hidden=True)

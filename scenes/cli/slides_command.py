@@ -7,22 +7,13 @@ from pathlib import Path
 
 import click
 
-from scenes.cli.errors import UsageProblem, reports_bad_input
-from scenes.cli.options import lang_option, one_of, out_option, scene_selection, theme_option
+from scenes.cli.errors import reports_bad_input
+from scenes.cli.options import chosen_voice, lang_option, one_of, out_option, scene_selection, theme_option
 from scenes.render.checks import check_fonts
 from scenes.render.settings import QUALITIES
 from scenes.render.slides import FORMATS, build_slides
 
 __all__ = ["slides_command"]
-
-
-def _voice(voice: str) -> str | None:
-    """``--voice`` of a deck: ``any`` (None: a narrated video where there is one) or a voice as render takes it."""
-    voice = voice.strip()
-    kind, _, rest = voice.partition(":")
-    if voice in ("any", "none", "en", "ru") or (kind in ("piper", "recordings") and rest):
-        return None if voice == "any" else voice
-    raise UsageProblem(f"unknown voice {voice!r} for slides (use any, none, en, ru, piper:PATH.onnx or recordings:DIR)")
 
 
 @click.command("slides")
@@ -48,7 +39,7 @@ def slides_command(scene_ids, fmt, lang, theme, quality, voice, out_dir: Path, q
     ids = scene_selection(tuple(scene_ids), False)
     if fmt == "pdf":
         check_fonts(lang)
-    report = build_slides(out_dir, ids if scene_ids else None, fmt, lang, theme, _voice(voice),
+    report = build_slides(out_dir, ids if scene_ids else None, fmt, lang, theme, chosen_voice(voice, "slides"),
                           quality)
     if not quiet:
         click.echo(f"{fmt}: {report.path} ({report.scenes} scenes, {report.steps} steps; {report.detail}, "

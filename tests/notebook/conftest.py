@@ -25,7 +25,7 @@ import nbformat
 import pytest
 from ipykernel.kernelspec import install as install_kernelspec
 
-from tests.site.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.site.conftest import browser  # noqa: F401  (the site tests' Chromium, one per module)
 
 KERNEL = "normgeo-tests"
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,12 +112,3 @@ def lab(tmp_path_factory, jupyter_path):
     log.close()
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    assert CHROMIUM.exists(), "Debian's chromium is not installed (./run test installs it)"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()

@@ -68,10 +68,10 @@ def test_the_notebook_runs_top_to_bottom_and_saves_its_widgets(executed):
 
 
 @pytest.fixture(scope="module")
-def exported_page(executed, chromium, tmp_path_factory):
+def exported_page(executed, browser, tmp_path_factory):
     notebook, _ = executed
     html = export_html(notebook, tmp_path_factory.mktemp("export") / "notebook.html")
-    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
     problems = PageProblems(page)
     page.goto(html.as_uri())

@@ -53,8 +53,8 @@ def dom_number(widget, selector: str, attribute: str = "data-value") -> float:
 
 
 @pytest.fixture(scope="module")
-def vector_page(chromium, lab):
-    notebook = write_and_open(chromium, lab, "vector.ipynb", [
+def vector_page(browser, lab):
+    notebook = write_and_open(browser, lab, "vector.ipynb", [
         "import json\nimport numpy as np\nfrom scenes.notebook import Vector2D\nw = Vector2D(theme='light')\nw",
         "w.x = np.array([3.0, 4.0])",
         "print(json.dumps({'x': w.x, 'norm_x': w.norm_x, 'mu': w.mu, 'sigma': w.sigma, 'layernorm': w.layernorm,\n"
@@ -116,8 +116,8 @@ def test_vector_2d_follows_language_and_theme_from_python(vector_page, tmp_path)
 
 
 @pytest.fixture(scope="module")
-def others_page(chromium, lab):
-    notebook = write_and_open(chromium, lab, "others.ipynb", [
+def others_page(browser, lab):
+    notebook = write_and_open(browser, lab, "others.ipynb", [
         "import json\nimport numpy as np\nfrom scenes.notebook import Conditioning, Grid, LayerNorm3D",
         "ln3 = LayerNorm3D(theme='light')\nln3",
         "ln3.x = np.array([1.0, 2.0, 6.0])",

@@ -19,12 +19,12 @@ from scenes.render.names import voice_tag
 from scenes.render.settings import PRESET_SIZES
 from scenes.render.site import WIDGET_FOR_SCENE, SiteLecture, SiteMedia, SiteReport, SiteScene, SiteStep, build_site
 
-__all__ = ["site_content", "publish_site"]
+__all__ = ["site_content", "publish_site", "record_height", "record_voice"]
 
 KIND_OF_SUFFIX = {".mp4": "video", ".webm": "video", ".gif": "gif", ".webp": "webp", ".png": "still", ".vtt": "subtitles"}
 
 
-def _height(record: dict) -> int:
+def record_height(record: dict) -> int:
     resolution = record.get("settings", {}).get("resolution")
     if resolution:
         return int(resolution[1])
@@ -36,7 +36,7 @@ def _is_video(name: str) -> bool:
     return KIND_OF_SUFFIX.get(Path(name).suffix) == "video" and not name.endswith(".loop.mp4")
 
 
-def _voice(record: dict) -> str:
+def record_voice(record: dict) -> str:
     return record.get("settings", {}).get("voice", "none")
 
 
@@ -44,9 +44,9 @@ def _shown_videos(mine: list[tuple[str, dict]], voice: str | None) -> list[tuple
     """The records of one scene the page may show: in a language with a video of the voice asked
     for (any narration when ``voice`` is None), its other videos are left out."""
     wanted = (lambda v: v != "none") if voice is None else (lambda v: v == voice)
-    voiced_langs = {r["spec"]["lang"] for name, r in mine if _is_video(name) and wanted(_voice(r))}
+    voiced_langs = {r["spec"]["lang"] for name, r in mine if _is_video(name) and wanted(record_voice(r))}
     return [(name, r) for name, r in mine
-            if not _is_video(name) or (wanted(_voice(r)) if r["spec"]["lang"] in voiced_langs else _voice(r) == "none")]
+            if not _is_video(name) or (wanted(record_voice(r)) if r["spec"]["lang"] in voiced_langs else record_voice(r) == "none")]
 
 
 def _pixel_size(record: dict) -> tuple[int | None, int | None]:
@@ -72,7 +72,7 @@ def site_content(out_dir: Path, voice: str | None = None) -> tuple[list[SiteScen
     scenes = []
     for scene in SCENES:
         mine = sorted(_shown_videos([(name, r) for name, r in records.items() if r.get("scene") == scene.id], voice),
-                      key=lambda item: (_voice(item[1]) == "none", -_height(item[1])))
+                      key=lambda item: (record_voice(item[1]) == "none", -record_height(item[1])))
         if not mine:
             continue
         media, steps = [], {}

@@ -43,17 +43,18 @@ def _near(times: list[float], at: float, tolerance: float) -> float | None:
     return best if best is not None and abs(best - at) <= tolerance else None
 
 
-def cut_clip(video: Path, start: float, end: float | None, target: Path, fps: int) -> Clip:
+def cut_clip(video: Path, start: float, end: float | None, target: Path, fps: int,
+             keys: list[float] | None = None) -> Clip:
     """Write ``video``'s seconds [start, end) (None: to its end) to the MP4 ``target``: copied when
     a keyframe starts the range and another (or the video's end) ends it, within half a frame; else
     re-encoded at ``fps``, the render's frame rate (a narrated video's mean rate is lower: its held
-    frames are encoded once)."""
+    frames are encoded once). ``keys``: the video's :func:`keyframe_times`, when the caller has them."""
     half_frame = 0.5 / fps
     with av.open(str(video)) as container:
         stream = container.streams.video[0]
         duration = float(stream.duration * stream.time_base) if stream.duration else float(container.duration / av.time_base)
     end = duration if end is None else min(end, duration)
-    keys = keyframe_times(video)
+    keys = keyframe_times(video) if keys is None else keys
     first = _near(keys, start, half_frame)
     last = duration if end >= duration - half_frame else _near(keys, end, half_frame)
     if first is not None and last is not None and last > first:

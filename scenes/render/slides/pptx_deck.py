@@ -21,7 +21,7 @@ from pptx.util import Emu, Pt
 
 from scenes.kit.theme import palette
 from scenes.render.slides.autoplay import play_on_open
-from scenes.render.slides.clips import cut_clip, frame_before
+from scenes.render.slides.clips import cut_clip, frame_before, keyframe_times
 from scenes.render.slides.sources import DeckScene
 from scenes.render.slides.words import deck_words
 
@@ -105,11 +105,12 @@ def write_pptx(scenes: Sequence[DeckScene], target: Path, lang: str, theme: str,
         ids = [section.slide_id]
         with av.open(str(scene.video)) as container:
             width, height = container.streams.video[0].width, container.streams.video[0].height
+        keys = keyframe_times(scene.video)  # read once per video, not once per step
         for number, step in enumerate(scene.steps, 1):
             # to the next step's start (or the video's end): an animation between two steps' narrations
             # stays in the deck, and both ends are keyframes
             end = scene.steps[number].start if number < len(scene.steps) else None
-            clip = cut_clip(scene.video, step.start, end, work / f"{scene.id}.{number}.mp4", scene.fps)
+            clip = cut_clip(scene.video, step.start, end, work / f"{scene.id}.{number}.mp4", scene.fps, keys)
             poster = work / f"{scene.id}.{number}.png"  # the step's last frame: what a printed deck shows
             frame_before(scene.video, step.end).save(poster, format="PNG")
             slide = presentation.slides.add_slide(layout)

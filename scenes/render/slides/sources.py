@@ -14,6 +14,7 @@ from pathlib import Path
 from scenes.kit.registry import LECTURE_ORDER, entry
 from scenes.render.errors import InputError
 from scenes.render.manifest import MANIFEST_NAME, Manifest
+from scenes.render.site.publish import record_height, record_voice
 from scenes.render.site.words import inline_math
 
 __all__ = ["DeckStep", "DeckScene", "deck_scenes", "making_command"]
@@ -46,16 +47,6 @@ class DeckScene:
     steps: tuple[DeckStep, ...]
 
 
-def _voice(record: dict) -> str:
-    return record.get("settings", {}).get("voice", "none")
-
-
-def _height(record: dict) -> int:
-    label = str(record.get("quality", "0p"))
-    digits = label.split("p")[0].split("x")[-1]
-    return int(digits) if digits.isdigit() else 0
-
-
 def _fps(record: dict) -> int:
     """The frame rate of a render's quality label (``480p15``: 15, ``1080x1080p60``: 60)."""
     digits = str(record.get("quality", "")).rpartition("p")[2]
@@ -64,12 +55,12 @@ def _fps(record: dict) -> int:
 
 def _wanted(record: dict, voice: str | None) -> bool:
     """A video narrated as ``voice`` asks: None any narration or none, ``none`` silent only."""
-    return voice is None or _voice(record) == voice
+    return voice is None or record_voice(record) == voice
 
 
 def _rank(name: str, record: dict) -> tuple:
     """Narrated first, then MP4 (PowerPoint plays it), then the tallest, then the name."""
-    return (_voice(record) == "none", not name.endswith(".mp4"), -_height(record), name)
+    return (record_voice(record) == "none", not name.endswith(".mp4"), -record_height(record), name)
 
 
 def making_command(scene_ids: Sequence[str], lang: str, theme: str, voice: str | None, quality: str | None = None) -> str:
@@ -113,7 +104,7 @@ def deck_scenes(out_dir: Path, scene_ids: Sequence[str], lang: str, theme: str, 
         steps = tuple(DeckStep(float(s["start"]), float(s["end"]), str(s.get("key", "")), str(s["text"]))
                       for s in record["steps"])
         found.append(DeckScene(scene_id, inline_math(scene.title(lang)), inline_math(scene.description(lang)),
-                               out_dir / name, _voice(record), _height(record), _fps(record), steps))
+                               out_dir / name, record_voice(record), record_height(record), _fps(record), steps))
     if missing:
         kinds = " or ".join(suffix.lstrip(".").upper() for suffix in suffixes)
         conditions = [lang, theme, *({None: [], "none": ["silent"]}.get(voice, [f"narrated with --voice {voice}"])),
