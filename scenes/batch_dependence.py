@@ -67,7 +67,7 @@ class BatchDependence(NormGeoScene):
         grids = VGroup(self.batch_grid(pair.batch_a, "batch-a"), self.batch_grid(pair.batch_b, "batch-b"))
         grids.arrange(RIGHT, buff=0.6)
         fit_width(grids, self.layout.content_width).next_to(self.title, DOWN, buff=0.35).to_edge(LEFT, buff=0.5)
-        same = self.text("same-example", font_size=SMALL_SIZE - 2, color=colors.highlight)
+        same = self.text("same-example", font_size=SMALL_SIZE - 2, color=colors.emphasis)
         bn = self.text("bn-outputs", font_size=SMALL_SIZE, color=colors.batchnorm,
                        a=fmt.vector(pair.batchnorm_a, 2), b=fmt.vector(pair.batchnorm_b, 2))
         mode = self.text("bn-mode", font_size=SMALL_SIZE - 6, color=colors.muted, eps=self.fmt.scientific(EPS))
@@ -90,7 +90,7 @@ class BatchDependence(NormGeoScene):
         cells = cell_rectangles(batch.shape, 0.78, 0.36, colors.muted)
         texts = [self.fmt.fixed(v) for v in batch.ravel()]
         numbers = number_cells(batch, texts, cells, self.spec.lang, colors.text, SMALL_SIZE - 4)
-        mark = SurroundingRectangle(VGroup(*cells[: batch.shape[1]]), color=colors.highlight, buff=0.03, stroke_width=3)
+        mark = SurroundingRectangle(VGroup(*cells[: batch.shape[1]]), color=colors.emphasis, buff=0.03, stroke_width=3)
         label = self.text(key, font_size=SMALL_SIZE, color=colors.muted).next_to(cells, UP, buff=0.12)
         return VGroup(cells, numbers, mark, label)
 
@@ -129,9 +129,9 @@ class BatchDependence(NormGeoScene):
     def plot_train_eval_gap(self) -> None:
         """Inference: the gap between the training-mode and eval-mode outputs."""
         colors, axes = self.palette, self.gap_axes
-        self.gap_dots = VGroup(*(dot_at(axes, (p, g), colors.highlight, radius=0.06)
+        self.gap_dots = VGroup(*(dot_at(axes, (p, g), colors.emphasis, radius=0.06)
                                  for p, g in zip(self.positions, self.gap.gaps)))
-        gap_line = curve(axes, self.positions, self.gap.gaps, colors.highlight, stroke_width=2.5)
+        gap_line = curve(axes, self.positions, self.gap.gaps, colors.emphasis, stroke_width=2.5)
         gap, fmt = self.gap, self.fmt
         self.say("inference", Create(axes), FadeIn(self.gap_labels), Create(gap_line),
                  FadeIn(self.gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0,

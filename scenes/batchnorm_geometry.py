@@ -170,7 +170,7 @@ class BatchNormGeometry(NormGeoScene):
         """The two chosen rows framed on the grid; their features as centred points of the plane."""
         colors, extent = self.palette, self.extent
         frames = VGroup(*(SurroundingRectangle(VGroup(*self.cells[(r - 1) * self.features:r * self.features]),
-                                               color=colors.highlight, buff=0.02, stroke_width=3)
+                                               color=colors.emphasis, buff=0.02, stroke_width=3)
                           for r in self.spec.pair))
         if self.layout.stacked:
             side = STACKED_PLANE_SIZE
@@ -182,7 +182,7 @@ class BatchNormGeometry(NormGeoScene):
         circle = circle_of_radius(self.plane, self.pair_columns.radius, colors.batchnorm)
         self.key = legend([(colors.hyperplane, self.words("legend.line")),
                            (colors.batchnorm, self.words("legend.circle", radius=self.values["pair_radius"])),
-                           (colors.highlight, self.words("legend.points"))], self.spec.lang, colors.text, SMALL_SIZE - 4)
+                           (colors.emphasis, self.words("legend.points"))], self.spec.lang, colors.text, SMALL_SIZE - 4)
         self.key_right = self.layout.pick(7.0, self.layout.right)
         if self.layout.stacked:  # under the plane
             fit_width(self.key, self.layout.content_width).next_to(self.plane, DOWN, buff=0.25)
@@ -190,7 +190,7 @@ class BatchNormGeometry(NormGeoScene):
         else:
             fit_width(self.key, self.key_right - (self.plane.get_right()[0] + 0.25))
             self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
-        self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.highlight, radius=0.07) for v in self.pair_centred))
+        self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.emphasis, radius=0.07) for v in self.pair_centred))
         axis_names = VGroup(
             self.text("axis.first", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[0])
             .next_to(self.plane.x_axis.get_right(), RIGHT, buff=0.1),

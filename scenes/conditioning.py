@@ -128,7 +128,7 @@ class Conditioning(NormGeoScene):
         approaches from one side (worded from the drawn run); the step rule goes under the title."""
         demo = self.demo
         how = self.words("how.overshoots" if demo.drawn_before.overshoots else "how.approaches")
-        rule = self.text("step-rule", font_size=SMALL_SIZE, color=self.palette.highlight,
+        rule = self.text("step-rule", font_size=SMALL_SIZE, color=self.palette.emphasis,
                          fraction=self.fmt.number(demo.step_fraction))
         fit_width(rule, min(13.0, self.layout.content_width)).next_to(self.title, DOWN, buff=0.25).align_to(self.title, LEFT)
         self.say("descent", Create(self.before_path), FadeIn(self.dots_a, lag_ratio=0.05), FadeIn(self.steps_a),

@@ -71,7 +71,7 @@ class CovariateShift(NormGeoScene):
         self.study = study(spec.steps, spec.learning_rate, spec.seed)
         self.smoothed = {v: self.study.runs[v].smoothed_losses(spec.window) for v in VARIANTS}
         self.mean_loss = {v: self.study.mean_loss(v) for v in VARIANTS}
-        self.hues = {"none": colors.raw, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.highlight}
+        self.hues = {"none": colors.input, "batchnorm": colors.batchnorm, "noisy-batchnorm": colors.emphasis}
 
     def state_the_claim(self) -> None:
         """The claim and the test, laid out together under the title; the claim appears first."""
@@ -139,7 +139,7 @@ class CovariateShift(NormGeoScene):
                  plain=fixed(study.mean_landscape_variation("batchnorm")))
 
     def conclude(self) -> None:
-        conclusion = self.text("conclusion", font_size=SMALL_SIZE + 2, color=self.palette.highlight)
+        conclusion = self.text("conclusion", font_size=SMALL_SIZE + 2, color=self.palette.emphasis)
         fit_width(conclusion, 5.6).next_to(self.table, DOWN, buff=0.6).align_to(self.table, LEFT)
         self.say("conclusion", FadeIn(conclusion), run_time=1.0, hold=2.0)
 

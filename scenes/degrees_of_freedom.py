@@ -76,7 +76,7 @@ class DegreesOfFreedom(NormGeoScene):
     def show_table_header(self) -> None:
         """The whole table is laid out now; the header and its rule appear, the rows step by step."""
         colors = self.palette
-        row_colors = {"none": colors.raw, "l2": colors.rmsnorm, "layernorm": colors.layernorm}
+        row_colors = {"none": colors.input, "l2": colors.rmsnorm, "layernorm": colors.layernorm}
         title = self.make_title()
         header = [self.words("header.state"), self.words("header.constraint"), self.words("header.left")]
         header += [self.words("header.n", n=n) for n in self.spec.dims]
@@ -106,7 +106,7 @@ class DegreesOfFreedom(NormGeoScene):
         """The last column boxed: at Qwen2-0.5B's hidden size (or any large n) almost nothing is lost."""
         about = "qwen" if self.n_high == QWEN2_HIDDEN_SIZE else "other"
         values = dict(self.high_values, lead=self.words(f"lead.{about}", **self.high_values))
-        high = self.text(f"high.{about}", font_size=SMALL_SIZE + 2, color=self.palette.highlight, **values)
+        high = self.text(f"high.{about}", font_size=SMALL_SIZE + 2, color=self.palette.emphasis, **values)
         fit_width(high, min(8.2, self.layout.content_width)).next_to(self.table, DOWN, buff=0.45, aligned_edge=LEFT)
         self.high_text = high
         box = self.highlight_box(VGroup(*(row[-1] for row in self.table_cells)))
@@ -121,7 +121,7 @@ class DegreesOfFreedom(NormGeoScene):
         key = legend(
             [
                 (colors.rmsnorm, self.words("legend.circle", radius=self.fmt.number(self.radius))),
-                (colors.highlight, self.words("legend.ellipse")),
+                (colors.emphasis, self.words("legend.ellipse")),
             ],
             spec.lang,
             colors.text,
@@ -136,8 +136,8 @@ class DegreesOfFreedom(NormGeoScene):
         curve = closed_curve(plane, self.normalized_ring, colors.rmsnorm)
         dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in self.normalized))
         self.play(Create(plane), Create(curve), FadeIn(dots), run_time=1.0)
-        self.ellipse = closed_curve(plane, self.stretched_ring, colors.highlight)
-        self.stretched_dots = VGroup(*(dot_at(plane, p, colors.highlight, radius=0.06) for p in self.stretched))
+        self.ellipse = closed_curve(plane, self.stretched_ring, colors.emphasis)
+        self.stretched_dots = VGroup(*(dot_at(plane, p, colors.emphasis, radius=0.06) for p in self.stretched))
         self.say("gamma", Transform(curve.copy(), self.ellipse), ReplacementTransform(dots, self.stretched_dots),
                  FadeIn(gamma_text), FadeIn(key), run_time=2.0, hold=3.0, gamma=gamma)
 
@@ -145,4 +145,4 @@ class DegreesOfFreedom(NormGeoScene):
         return text_mobject(markup, self.spec.lang, color, SMALL_SIZE + 2)
 
     def highlight_box(self, mobject):
-        return SurroundingRectangle(mobject, color=self.palette.highlight, buff=0.12, corner_radius=0.08)
+        return SurroundingRectangle(mobject, color=self.palette.emphasis, buff=0.12, corner_radius=0.08)

@@ -69,7 +69,7 @@ class DirectionNotLength(NormGeoScene):
             "px": fmt.vector(self.projected[0]), "pz": fmt.vector(self.projected[2]),
             "nx": fmt.number(self.lengths[0]), "ny": fmt.number(self.lengths[1]),
         }
-        self.hues = (self.palette.raw, self.palette.mean_part, self.palette.centred_part)
+        self.hues = (self.palette.input, self.palette.ones, self.palette.hyperplane)
 
     def show_both_scales(self) -> None:
         """Two planes: full scale, and the unit circle enlarged; the readout and formula laid out below."""

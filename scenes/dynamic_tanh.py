@@ -133,11 +133,11 @@ class DynamicTanh(NormGeoScene):
                  last=self.values["last"])
 
     def show_the_union(self) -> None:
-        readout = VGroup(self.formula(DYT, font_size=28, color=self.palette.highlight),
+        readout = VGroup(self.formula(DYT, font_size=28, color=self.palette.emphasis),
                          self.text("residual.line", font_size=SMALL_SIZE - 2, **self.values),
-                         self.text("residual.tanh", font_size=SMALL_SIZE - 2, color=self.palette.highlight,
+                         self.text("residual.tanh", font_size=SMALL_SIZE - 2, color=self.palette.emphasis,
                                    **self.values),
-                         self.text("fit", font_size=SMALL_SIZE - 2, color=self.palette.highlight, **self.values))
+                         self.text("fit", font_size=SMALL_SIZE - 2, color=self.palette.emphasis, **self.values))
         for line in readout:
             fit_width(line, self.column_width)
         readout.arrange(DOWN, aligned_edge=LEFT, buff=self.layout.pick(0.2, 0.14))
@@ -150,14 +150,14 @@ class DynamicTanh(NormGeoScene):
                  when=claim(self.fit, "is_s_curve"), line_residual=self.values["line_residual"])
 
     def fit_the_tanh(self) -> None:
-        self.tanh_curve = curve(self.axes, self.samples, self.fitted, self.palette.highlight, 4)
+        self.tanh_curve = curve(self.axes, self.samples, self.fitted, self.palette.emphasis, 4)
         self.say("fit", Create(self.tanh_curve), FadeIn(self.readout[0]), FadeIn(self.readout[2]),
                  FadeIn(self.readout[3]), run_time=1.8, hold=0.8, when=claim(self.fit, "is_s_curve"), **self.values)
 
     def replace_layer_norm(self) -> None:
         note = VGroup(self.text("elementwise", font_size=SMALL_SIZE - 2, color=self.palette.text),
                       self.text("no-sphere", font_size=SMALL_SIZE - 2, color=self.palette.text),
-                      self.text("bound", font_size=SMALL_SIZE - 2, color=self.palette.highlight))
+                      self.text("bound", font_size=SMALL_SIZE - 2, color=self.palette.emphasis))
         for line in note:
             fit_width(line, self.column_width)
         self.note = note.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.readout, DOWN,
@@ -172,11 +172,11 @@ class DynamicTanh(NormGeoScene):
         side = self.layout.pick(INSET_SIZE, STACKED_INSET_SIZE)
         self.inset = make_plane(extent, side, (0, 0, 0), colors, step=nice_step(2 * extent))
         self.inset.next_to(self.note, DOWN, buff=self.layout.pick(0.35, 0.25)).align_to((self.column_left, 0, 0), LEFT)
-        self.box_outline = VGroup(*(curve(self.inset, *np.array([a, b]).T, colors.highlight, 3)
+        self.box_outline = VGroup(*(curve(self.inset, *np.array([a, b]).T, colors.emphasis, 3)
                                     for a, b in zip(self.box, np.roll(self.box, -1, axis=0))))
-        self.dyt_dots = VGroup(*(dot_at(self.inset, v, colors.highlight, radius=0.035) for v in self.inset_dyt))
+        self.dyt_dots = VGroup(*(dot_at(self.inset, v, colors.emphasis, radius=0.035) for v in self.inset_dyt))
         self.ln_dots = VGroup(*(dot_at(self.inset, v, colors.layernorm, radius=0.07) for v in self.inset_layer_norm))
-        key = VGroup(self.text("inset.dyt", font_size=SMALL_SIZE - 4, color=colors.highlight),
+        key = VGroup(self.text("inset.dyt", font_size=SMALL_SIZE - 4, color=colors.emphasis),
                      self.text("inset.layernorm", font_size=SMALL_SIZE - 4, color=colors.layernorm),
                      self.text("inset.inputs", font_size=SMALL_SIZE - 6, color=colors.muted, count=self.spec.inset_count))
         for line in key:

@@ -118,7 +118,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.origin = np.zeros(self.n)
         colors = self.palette
         # distinct from each other and from the ellipse (highlight) in both themes
-        self.input_colors = (colors.rmsnorm, colors.centred_part, colors.raw, colors.batchnorm, colors.groupnorm,
+        self.input_colors = (colors.rmsnorm, colors.hyperplane, colors.input, colors.batchnorm, colors.groupnorm,
                              colors.l2)
         order = np.argsort(self.sigmas)
         self.values = {
@@ -148,9 +148,9 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.key = legend(
             [
                 (colors.hyperplane, self.words("legend.plane")),
-                (colors.sphere, self.words("legend.sphere", n=n, radius=self.values["radius"])),
+                (colors.rmsnorm, self.words("legend.sphere", n=n, radius=self.values["radius"])),
                 (colors.layernorm, self.words("legend.circle")),
-                (colors.highlight, self.words("legend.ellipse")),
+                (colors.emphasis, self.words("legend.ellipse")),
             ],
             self.spec.lang,
             colors.text,
@@ -163,7 +163,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.fix_in_frame(self.key)
         self.key[3].set_opacity(0)
         plane = space_polygon(self.axes, square_in_plane(self.u, self.w, extent), colors.hyperplane, opacity=0.16)
-        self.sphere = wire_sphere(self.axes, self.radius, colors.sphere, opacity=0.3)
+        self.sphere = wire_sphere(self.axes, self.radius, colors.rmsnorm, opacity=0.3)
         self.circle = space_polyline(self.axes, self.circle_points, colors.layernorm, 5, closed=True)
         self.say("intro", FadeIn(title), Create(self.axes), Create(plane), Create(self.sphere), Create(self.circle),
                  FadeIn(self.key[:3]), run_time=2.0, hold=1.0, **self.values)
@@ -201,9 +201,9 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         axes = make_axes(x_range, (0, y_top, 0.5), PLOT_WIDTH, PLOT_HEIGHT, colors, lang=self.spec.lang)
         labels = axis_labels(axes, self.words("plot.x"), self.words("plot.y", **self.values), spec.lang, colors.text,
                              font_size=SMALL_SIZE - 2)
-        ceiling = DashedLine(axes.c2p(0, self.radius), axes.c2p(self.sigma_top, self.radius), color=colors.sphere,
+        ceiling = DashedLine(axes.c2p(0, self.radius), axes.c2p(self.sigma_top, self.radius), color=colors.rmsnorm,
                              stroke_width=2, dash_length=0.08)
-        ceiling_label = self.text("plot.ceiling", font_size=SMALL_SIZE - 4, color=colors.sphere, **self.values)
+        ceiling_label = self.text("plot.ceiling", font_size=SMALL_SIZE - 4, color=colors.rmsnorm, **self.values)
         ceiling_label.next_to(axes.c2p(0, self.radius), UR, buff=0.05)
         self.radius_curve = curve(axes, self.plot_sigmas, self.plot_radii, colors.layernorm, stroke_width=3)
         self.plot_marks = VGroup(*(dot_at(axes, (float(s), float(r)), self.color_of(i), radius=0.06)
@@ -225,11 +225,11 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.affine_dots = VGroup(*(self.facing(dot_at(self.axes, p, self.color_of(i), radius=0.08))
                                     for i, p in enumerate(self.outputs)))
         self.add(self.affine_dots)
-        self.stretched = space_polyline(self.axes, self.stretched_points, colors.highlight, 5, closed=True)
+        self.stretched = space_polyline(self.axes, self.stretched_points, colors.emphasis, 5, closed=True)
         self.settings = VGroup(*(fit_width(line, COLUMN) for line in (
             self.text("readout.gamma", font_size=SMALL_SIZE, **self.values),
             self.text("readout.beta", font_size=SMALL_SIZE, **self.values),
-            self.formula(OUTPUT_SET, font_size=24, color=colors.highlight),
+            self.formula(OUTPUT_SET, font_size=24, color=colors.emphasis),
             self.text("note", font_size=SMALL_SIZE - 2, color=colors.muted),
         ))).arrange(DOWN, aligned_edge=LEFT, buff=0.16).to_corner(DL, buff=EDGE)
         self.fix_in_frame(self.settings)
@@ -247,9 +247,9 @@ class EpsilonAndAffine(NormGeoThreeDScene):
     def shift_by_beta(self) -> None:
         """+ β: the ellipse and the outputs move by the same vector."""
         colors = self.palette
-        arrow = space_segment(self.axes, self.origin, self.beta, colors.highlight, stroke_width=4)
+        arrow = space_segment(self.axes, self.origin, self.beta, colors.emphasis, stroke_width=4)
         self.beta_arrow = self.tipped(arrow)
-        self.output_curve = space_polyline(self.axes, self.curve_points, colors.highlight, 5, closed=True)
+        self.output_curve = space_polyline(self.axes, self.curve_points, colors.emphasis, 5, closed=True)
         moves = [dot.animate.move_to(to_points(self.axes, p)) for dot, p in zip(self.affine_dots, self.affine_outputs)]
         self.say("beta", Create(self.beta_arrow), ReplacementTransform(self.stretched, self.output_curve), *moves,
                  self.settings[1].animate.set_opacity(1), run_time=2.5, hold=1.5, **self.values)

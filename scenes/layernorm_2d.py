@@ -90,7 +90,7 @@ class LayerNorm2D(NormGeoScene):
         self.say("circle", Create(circle), FadeIn(self.key[1]), run_time=1.2, hold=0.6)
 
     def mark_meeting_points(self) -> None:
-        self.meeting_dots = VGroup(*(dot_at(self.plane, point, self.palette.highlight, radius=0.11)
+        self.meeting_dots = VGroup(*(dot_at(self.plane, point, self.palette.emphasis, radius=0.11)
                                      for point in self.meeting_points))
         intersection = self.formula(FORMULAS["layernorm-2d-points"].format(p=self.p, q=self.q), font_size=26)
         fit_width(intersection, self.layout.column_width).next_to(self.key, DOWN, buff=0.4, aligned_edge=LEFT)
@@ -98,7 +98,7 @@ class LayerNorm2D(NormGeoScene):
         self.say("meet", FadeIn(self.meeting_dots), Write(intersection), run_time=1.2, hold=1.2, p=self.p, q=self.q)
 
     def scatter_inputs(self) -> None:
-        self.input_dots = VGroup(*(dot_at(self.plane, v, self.palette.raw, radius=0.055) for v in self.inputs))
+        self.input_dots = VGroup(*(dot_at(self.plane, v, self.palette.input, radius=0.055) for v in self.inputs))
         self.say("inputs", FadeIn(self.input_dots, lag_ratio=0.05), run_time=1.2, hold=0.6, count=self.spec.count)
 
     def centre_onto_line(self) -> None:
@@ -115,7 +115,7 @@ class LayerNorm2D(NormGeoScene):
         spec, colors = self.spec, self.palette
         tally = self.text("count", font_size=SMALL_SIZE + 2, count=spec.count, landed=self.at_p,
                           other=self.at_q, p=self.p, q=self.q)
-        dof_text = self.text("dof", font_size=SMALL_SIZE + 6, color=colors.highlight, dof=self.dof)
+        dof_text = self.text("dof", font_size=SMALL_SIZE + 6, color=colors.emphasis, dof=self.dof)
         high_text = self.text("dof-high", font_size=SMALL_SIZE + 2, color=colors.muted,
                               n=spec.high_dim, dof=self.dof_high)
         summary = VGroup(tally, dof_text, high_text).arrange(DOWN, aligned_edge=LEFT, buff=0.3)

@@ -138,8 +138,8 @@ class LayerNormGradient(NormGeoThreeDScene):
         self.place_origin_at(center, radius / extent)
         plane = space_polygon(axes, square_in_plane(self.u, self.w, 0.75 * extent), colors.hyperplane, opacity=0.14)
         ones = ones_direction(3)
-        ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.mean_part, 2).set_stroke(opacity=0.5)
-        sphere = wire_sphere(axes, self.radius, colors.sphere, stroke_width=1, opacity=0.16)
+        ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.ones, 2).set_stroke(opacity=0.5)
+        sphere = wire_sphere(axes, self.radius, colors.rmsnorm, stroke_width=1, opacity=0.16)
         self.circle = space_polyline(axes, circle_in_plane(self.u, self.w, self.radius, samples=120),
                                      colors.layernorm, 4, closed=True)
         self.output_arrow = self.tipped(space_segment(axes, np.zeros(3), self.split.output, colors.layernorm, 6))
@@ -155,8 +155,8 @@ class LayerNormGradient(NormGeoThreeDScene):
     def bring_gradient(self) -> None:
         colors, split = self.palette, self.split
         self.gradient_arrow = self.tipped(space_segment(self.axes, split.output, split.output + split.gradient,
-                                                       colors.raw, 5))
-        self.gradient_label = self.arrow_label("label.gradient", split.output + split.gradient, LEFT, colors.raw)
+                                                       colors.input, 5))
+        self.gradient_label = self.arrow_label("label.gradient", split.output + split.gradient, LEFT, colors.input)
         self.say("gradient", Create(self.gradient_arrow), self.gradient_label.animate.set_opacity(1), self.readout[1].animate.set_opacity(1),
                  run_time=1.2, hold=0.5, g=self.values["g"])
 
@@ -164,9 +164,9 @@ class LayerNormGradient(NormGeoThreeDScene):
         """The parts along 1 and along x̂ (drawn from x̂, then dimmed) and the tangent part that stays."""
         colors, split, axes = self.palette, self.split, self.axes
         start = split.output
-        self.ones_arrow = self.tipped(space_segment(axes, start, start + split.along_ones, colors.mean_part, 5))
-        self.radial_arrow = self.tipped(space_segment(axes, start, start + split.along_output, colors.sphere, 5))
-        self.tangent_arrow = self.tipped(space_segment(axes, start, start + split.tangent, colors.centred_part, 5))
+        self.ones_arrow = self.tipped(space_segment(axes, start, start + split.along_ones, colors.ones, 5))
+        self.radial_arrow = self.tipped(space_segment(axes, start, start + split.along_output, colors.rmsnorm, 5))
+        self.tangent_arrow = self.tipped(space_segment(axes, start, start + split.tangent, colors.hyperplane, 5))
         hold = self.caption("drop", run_time=2.5, hold=1.0)
         self.play(Create(self.ones_arrow), Create(self.radial_arrow), run_time=1.0)
         self.play(Create(self.tangent_arrow), self.readout[2].animate.set_opacity(1),
@@ -179,9 +179,9 @@ class LayerNormGradient(NormGeoThreeDScene):
         """Jᵀg = t/σ from the Jacobian, drawn from x̂; its inner products with 1 and x̂."""
         split = self.split
         self.input_gradient_arrow = self.tipped(space_segment(self.axes, split.output, split.output + split.input_gradient,
-                                                              self.palette.highlight, 7))
+                                                              self.palette.emphasis, 7))
         label = self.arrow_label("label.input-gradient", split.output + split.input_gradient, RIGHT,
-                                 self.palette.highlight)
+                                 self.palette.emphasis)
         keep_clear(label, self.gradient_label, self.output_label)  # g's tip may lie beside Jᵀg's
         self.say("scale", Create(self.input_gradient_arrow), label.animate.set_opacity(1), self.readout[3].animate.set_opacity(1),
                  self.readout[4].animate.set_opacity(1), run_time=1.5, hold=1.0,
@@ -228,9 +228,9 @@ class LayerNormGradient(NormGeoThreeDScene):
         colors, values = self.palette, self.values
         lines = VGroup(
             self.text("readout.output", font_size=SMALL_SIZE - 2, color=colors.layernorm, **values),
-            self.text("readout.gradient", font_size=SMALL_SIZE - 2, color=colors.raw, **values),
-            self.text("readout.dropped", font_size=SMALL_SIZE - 2, color=colors.mean_part, **values),
-            self.text("readout.input-gradient", font_size=SMALL_SIZE - 2, color=colors.highlight, **values),
+            self.text("readout.gradient", font_size=SMALL_SIZE - 2, color=colors.input, **values),
+            self.text("readout.dropped", font_size=SMALL_SIZE - 2, color=colors.ones, **values),
+            self.text("readout.input-gradient", font_size=SMALL_SIZE - 2, color=colors.emphasis, **values),
             self.text("readout.inner", font_size=SMALL_SIZE - 2, **values),
             self.text("readout.weights", font_size=SMALL_SIZE - 2, **values),
             self.text("readout.run", font_size=SMALL_SIZE - 4, color=colors.muted, **values),

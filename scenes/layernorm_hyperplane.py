@@ -100,8 +100,8 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         self.key = legend(
             [
                 (colors.hyperplane, self.words("legend.plane")),
-                (colors.mean_part, self.words("legend.ones")),
-                (colors.sphere, self.words("legend.sphere", n=n, radius=self.fmt.number(self.radius))),
+                (colors.ones, self.words("legend.ones")),
+                (colors.rmsnorm, self.words("legend.sphere", n=n, radius=self.fmt.number(self.radius))),
                 (colors.layernorm, self.words("legend.circle")),
             ],
             self.spec.lang,
@@ -121,7 +121,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         colors, axes, extent, key = self.palette, self.axes, self.extent, self.key
         plane = space_polygon(axes, square_in_plane(self.u, self.w, 0.7 * extent), colors.hyperplane, opacity=0.18)
         ones = ones_direction(self.n)
-        ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.mean_part, 2)
+        ones_line = space_polyline(axes, [-extent * ones, extent * ones], colors.ones, 2)
         ones_line.set_stroke(opacity=0.6)
         self.say("plane", Create(plane), Create(ones_line),
                  key[0].animate.set_opacity(1), key[1].animate.set_opacity(1), run_time=1.5, hold=1.5)
@@ -129,7 +129,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
     def draw_vector(self) -> None:
         """x, and the readout placed (invisible) to be lit line by line."""
         colors = self.palette
-        self.x_arrow = self.tipped(space_segment(self.axes, self.origin, self.x, colors.raw))
+        self.x_arrow = self.tipped(space_segment(self.axes, self.origin, self.x, colors.input))
         self.readout = VGroup(
             self.text("readout.x", font_size=SMALL_SIZE, **self.values),
             self.text("readout.split", font_size=SMALL_SIZE, **self.values),
@@ -145,9 +145,9 @@ class LayerNormHyperplane(NormGeoThreeDScene):
     def split_vector(self) -> None:
         """x and its orthogonal split into μ·1 and x − μ·1."""
         colors, parts = self.palette, self.parts
-        self.mean_arrow = self.tipped(space_segment(self.axes, self.origin, parts.mean_part, colors.mean_part,
+        self.mean_arrow = self.tipped(space_segment(self.axes, self.origin, parts.mean_part, colors.ones,
                                                     stroke_width=8))
-        self.centred_from_mean = space_segment(self.axes, parts.mean_part, self.x, colors.centred_part)
+        self.centred_from_mean = space_segment(self.axes, parts.mean_part, self.x, colors.hyperplane)
         self.say("split", Create(self.mean_arrow), Create(self.centred_from_mean),
                  self.readout[1].animate.set_opacity(1), self.readout[2].animate.set_opacity(1),
                  run_time=1.5, hold=2.5, **self.values)
@@ -155,7 +155,7 @@ class LayerNormHyperplane(NormGeoThreeDScene):
     def subtract_mean(self) -> None:
         """Subtract μ·1: the centred part, moved to the origin, lies on the plane."""
         self.centred_arrow = self.tipped(space_segment(self.axes, self.origin, self.parts.centred_part,
-                                                       self.palette.centred_part))
+                                                       self.palette.hyperplane))
         self.say("centre", ReplacementTransform(self.centred_from_mean, self.centred_arrow),
                  self.x_arrow.animate.set_opacity(0.35), self.mean_arrow.animate.set_opacity(0.35),
                  run_time=1.5, hold=1.0)
@@ -165,10 +165,10 @@ class LayerNormHyperplane(NormGeoThreeDScene):
         colors, axes, radius = self.palette, self.axes, self.radius
         if self.spec.style == "surface":
             sphere = Sphere(center=axes.c2p(0, 0, 0), radius=radius * axes.get_x_unit_size(), fill_opacity=0.15,
-                            checkerboard_colors=[colors.sphere, colors.sphere], stroke_width=0.5,
-                            stroke_color=colors.sphere)
+                            checkerboard_colors=[colors.rmsnorm, colors.rmsnorm], stroke_width=0.5,
+                            stroke_color=colors.rmsnorm)
         else:
-            sphere = wire_sphere(axes, radius, colors.sphere, opacity=0.35)
+            sphere = wire_sphere(axes, radius, colors.rmsnorm, opacity=0.35)
         self.result_arrow = self.tipped(space_segment(axes, self.origin, self.result, colors.layernorm, stroke_width=7))
         self.say("scale", Create(sphere), ReplacementTransform(self.centred_arrow, self.result_arrow),
                  self.key[2].animate.set_opacity(1), run_time=1.8, hold=1.2, n=self.n)

@@ -195,7 +195,7 @@ class NormalizationAxes(NormGeoScene):
     def shading_for(self, state: GridState) -> VGroup:
         """The cells that share μ and σ, in one shade per group."""
         if state.key == "none":
-            return VGroup(*(cell.copy().set_fill(self.palette.raw, opacity=0.0).set_stroke(width=0)
+            return VGroup(*(cell.copy().set_fill(self.palette.input, opacity=0.0).set_stroke(width=0)
                             for cell in self.cells))
         return shade_groups(self.cells, state.labels, self.palette.layer(state.layer))
 
@@ -205,7 +205,7 @@ class NormalizationAxes(NormGeoScene):
         cols = len(cells) // len(stats.mean)
         column = VGroup()
         for header_key, values, color in (("rms", stats.rms, colors.rmsnorm),
-                                          ("mean", stats.mean, colors.highlight)):
+                                          ("mean", stats.mean, colors.emphasis)):
             header = self.text(header_key, font_size=SMALL_SIZE - 2, color=colors.muted)
             entries = VGroup(*(text_mobject(f"${math_number(self.fmt.fixed(v, 2))}$", lang, color, SMALL_SIZE)
                                .move_to(cells[r * cols + cols - 1]) for r, v in enumerate(values)))

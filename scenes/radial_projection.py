@@ -58,12 +58,12 @@ class RadialProjection(NormGeoScene):
     def show_sets(self) -> None:
         """A1: the sphere of radius R and the zero-mean hyperplane, named in a legend."""
         spec, colors, plane = self.spec, self.palette, self.plane
-        sphere = circle_of_radius(plane, spec.radius, colors.sphere)
+        sphere = circle_of_radius(plane, spec.radius, colors.l2)
         zero_mean_direction = radial_projection([1.0, -1.0], self.extent)
         zero_mean_line = segment(plane, -zero_mean_direction, zero_mean_direction, colors.hyperplane, 3)
         sets = legend(
             [
-                (colors.sphere, self.words("sphere-set", radius=self.fmt.number(spec.radius))),
+                (colors.l2, self.words("sphere-set", radius=self.fmt.number(spec.radius))),
                 (colors.hyperplane, self.words("hyperplane-set")),
             ],
             spec.lang,
@@ -75,7 +75,7 @@ class RadialProjection(NormGeoScene):
         self.say("sets", Create(sphere), Create(zero_mean_line), FadeIn(sets), run_time=1.5, hold=2.5)
 
     def draw_raw_vectors(self) -> None:
-        self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.raw) for v in self.vectors))
+        self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.input) for v in self.vectors))
         self.say("raw", *(GrowArrow(a) for a in self.raw_arrows), run_time=1.5, hold=0.5)
 
     def draw_rays(self) -> None:
@@ -98,7 +98,7 @@ class RadialProjection(NormGeoScene):
         values = {"x": self.fmt.vector(self.vectors[0]), "norm": self.fmt.number(self.lengths[0]),
                   "proj": self.fmt.vector(self.projected[0]), "radius": self.fmt.number(self.spec.radius)}
         values["projection"] = self.words(f"example-projection.{on}", **values)
-        self.example_dot = dot_at(self.plane, self.projected[0], colors.highlight, radius=0.08)
+        self.example_dot = dot_at(self.plane, self.projected[0], colors.emphasis, radius=0.08)
         readout = VGroup(
             self.text("example", font_size=SMALL_SIZE + 4, **values),
             self.text(f"example-result.{on}", font_size=SMALL_SIZE + 4, **values),
@@ -106,7 +106,7 @@ class RadialProjection(NormGeoScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         fit_width(readout, self.layout.column_width).next_to(self.sets, DOWN, buff=0.6, aligned_edge=LEFT)
         self.readout = readout
-        highlight = self.ghosts[0].copy().set_opacity(1).set_color(colors.highlight)
+        highlight = self.ghosts[0].copy().set_opacity(1).set_color(colors.emphasis)
         self.say("example", FadeIn(highlight), FadeIn(self.example_dot), Write(readout),
                  run_time=1.5, hold=3.0, **values)
 

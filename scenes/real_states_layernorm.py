@@ -56,9 +56,9 @@ class RealStatesLayernorm(RealStatesScene):
         self.place_plot(axes)
         labels = axis_labels(axes, self.words("axis.call"), self.words("axis.share"), self.spec.lang, colors.text)
         median = curve(axes, calls, summary.median_shares, colors.layernorm, stroke_width=3.5)
-        largest = curve(axes, calls, summary.max_shares, colors.highlight, stroke_width=2.5)
+        largest = curve(axes, calls, summary.max_shares, colors.emphasis, stroke_width=2.5)
         self.plot_axes, self.median_curve, self.max_curve = axes, median, largest
-        key = legend([(colors.layernorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
+        key = legend([(colors.layernorm, self.words("legend.median")), (colors.emphasis, self.words("legend.max"))],
                      self.spec.lang, colors.text, SMALL_SIZE - 2)
         self.place_plot_key(key, axes, labels)
         self.plot = VGroup(axes, labels, median, largest, key)

@@ -62,9 +62,9 @@ class RealStatesRmsnorm(RealStatesScene):
         self.place_plot(axes)
         labels = axis_labels(axes, self.words("axis.call"), self.words("axis.norm"), self.spec.lang, colors.text)
         self.median_curve = curve(axes, calls, summary.median_norms, colors.rmsnorm, stroke_width=3.5)
-        self.max_curve = curve(axes, calls, summary.max_norms, colors.highlight, stroke_width=2.5)
+        self.max_curve = curve(axes, calls, summary.max_norms, colors.emphasis, stroke_width=2.5)
         self.plot_axes = axes
-        key = legend([(colors.rmsnorm, self.words("legend.median")), (colors.highlight, self.words("legend.max"))],
+        key = legend([(colors.rmsnorm, self.words("legend.median")), (colors.emphasis, self.words("legend.max"))],
                      self.spec.lang, colors.text, SMALL_SIZE - 2)
         self.place_plot_key(key, axes, labels)
         key[1].set_opacity(0)

@@ -132,11 +132,11 @@ class RmsNormVsLayerNorm(NormGeoScene):
         colors, extent = self.palette, self.extent
         title = self.make_title()
         self.plane = make_plane(extent, self.layout.figure_height, self.layout.figure_center, colors)
-        circle = circle_of_radius(self.plane, self.radius, colors.sphere)
+        circle = circle_of_radius(self.plane, self.radius, colors.rmsnorm)
         line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
-        ones = DashedLine(*to_points(self.plane, [-extent * self.ones, extent * self.ones]), color=colors.mean_part,
+        ones = DashedLine(*to_points(self.plane, [-extent * self.ones, extent * self.ones]), color=colors.ones,
                           stroke_width=2, dash_length=0.1).set_opacity(0.6)
-        circle_label = self.text("label.circle", font_size=SMALL_SIZE, color=colors.sphere, **self.values[0])
+        circle_label = self.text("label.circle", font_size=SMALL_SIZE, color=colors.rmsnorm, **self.values[0])
         circle_label.next_to(to_points(self.plane, [0.0, -self.radius]), DOWN, buff=0.12)
         line_label = self.text("label.line", font_size=SMALL_SIZE, color=colors.hyperplane)
         line_label.next_to(to_points(self.plane, -0.8 * extent * self.direction), RIGHT, buff=0.15)
@@ -150,7 +150,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
     def apply_rms_norm(self, k: int) -> None:
         """The input and RMSNorm of it: on the circle, in the input's direction."""
         colors, drawn = self.palette, self.drawn[k]
-        drawn["x"] = vector_arrow(self.plane, self.inputs[k], colors.raw, stroke_width=4)
+        drawn["x"] = vector_arrow(self.plane, self.inputs[k], colors.input, stroke_width=4)
         drawn["rms"] = dot_at(self.plane, self.rms[k], colors.rmsnorm, radius=0.09)
         drawn["ray"] = self.ray(k)
         drawn["readout"] = self.readout(k)
@@ -160,10 +160,10 @@ class RmsNormVsLayerNorm(NormGeoScene):
     def subtract_mean(self, k: int) -> None:
         """x = μ·1 + (x − μ·1): the mean part along 1, the centred part moved to the origin lands on the line."""
         colors, drawn, parts = self.palette, self.drawn[k], self.parts
-        drawn["mean"] = vector_arrow(self.plane, parts.mean_part[k], colors.mean_part, stroke_width=4)
-        from_mean = vector_arrow(self.plane, self.inputs[k], colors.centred_part, stroke_width=4,
+        drawn["mean"] = vector_arrow(self.plane, parts.mean_part[k], colors.ones, stroke_width=4)
+        from_mean = vector_arrow(self.plane, self.inputs[k], colors.hyperplane, stroke_width=4,
                                  start=parts.mean_part[k])
-        drawn["centred"] = vector_arrow(self.plane, parts.centred_part[k], colors.centred_part, stroke_width=4)
+        drawn["centred"] = vector_arrow(self.plane, parts.centred_part[k], colors.hyperplane, stroke_width=4)
         hold = self.caption("centre", run_time=2.5, hold=0.8, **self.values[k])
         self.play(GrowArrow(drawn["mean"]), GrowArrow(from_mean), run_time=1.0)
         self.play(ReplacementTransform(from_mean, drawn["centred"]), drawn["x"].animate.set_opacity(0.4), run_time=1.5)
@@ -174,7 +174,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
         colors, drawn = self.palette, self.drawn[k]
         drawn["rms_of_centred"] = dot_at(self.plane, self.rms_of_centred[k], colors.layernorm, radius=0.09)
         drawn["ln"] = self.ring(k)
-        to_circle = vector_arrow(self.plane, self.rms_of_centred[k], colors.centred_part, stroke_width=4)
+        to_circle = vector_arrow(self.plane, self.rms_of_centred[k], colors.hyperplane, stroke_width=4)
         anims = [ReplacementTransform(drawn["centred"], to_circle), FadeIn(drawn["rms_of_centred"]),
                  Create(drawn["ln"]), FadeIn(drawn["readout"][2])]
         if k == 0:
@@ -195,11 +195,11 @@ class RmsNormVsLayerNorm(NormGeoScene):
         axes = make_axes((-limit, limit, nice_step(2 * limit)), (0, 90, 30), PLOT_WIDTH, PLOT_HEIGHT, colors, lang=self.spec.lang)
         labels = axis_labels(axes, self.words("plot.x"), self.words("plot.y"), spec.lang, colors.text,
                              font_size=SMALL_SIZE - 2)
-        self.angle_curve = curve(axes, self.sweep.ratios, self.sweep_degrees, colors.highlight, stroke_width=3)
-        self.plot_marks = VGroup(*(dot_at(axes, (float(r), float(a)), colors.raw, radius=0.07)
+        self.angle_curve = curve(axes, self.sweep.ratios, self.sweep_degrees, colors.emphasis, stroke_width=3)
+        self.plot_marks = VGroup(*(dot_at(axes, (float(r), float(a)), colors.input, radius=0.07)
                                    for r, a in zip(self.stats.ratio, self.angles)))
         self.mark_labels = VGroup(*(
-            self.formula(name, font_size=22, color=colors.raw).next_to(mark, label_side(r), buff=0.05)
+            self.formula(name, font_size=22, color=colors.input).next_to(mark, label_side(r), buff=0.05)
             for name, mark, r in zip(NAMES, self.plot_marks, self.stats.ratio)))
         plot = VGroup(axes, labels, self.angle_curve, self.plot_marks, self.mark_labels)
         self.plot_axes, self.plot = axes, plot
@@ -212,10 +212,10 @@ class RmsNormVsLayerNorm(NormGeoScene):
         """The second input all at once: its RMSNorm, LN and angle; the first input's drawing dims."""
         colors, first, k = self.palette, self.drawn[0], 1
         drawn = self.drawn[k]
-        drawn["x"] = vector_arrow(self.plane, self.inputs[k], colors.raw, stroke_width=4)
+        drawn["x"] = vector_arrow(self.plane, self.inputs[k], colors.input, stroke_width=4)
         drawn["ray"] = self.ray(k)
         drawn["rms"] = dot_at(self.plane, self.rms[k], colors.rmsnorm, radius=0.09)
-        drawn["centred"] = vector_arrow(self.plane, self.rms_of_centred[k], colors.centred_part, stroke_width=4)
+        drawn["centred"] = vector_arrow(self.plane, self.rms_of_centred[k], colors.hyperplane, stroke_width=4)
         drawn["rms_of_centred"] = dot_at(self.plane, self.rms_of_centred[k], colors.layernorm, radius=0.09)
         drawn["ln"] = self.ring(k)
         drawn["arc"] = self.arc(k)
@@ -241,7 +241,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
             self.text("readout.input", font_size=SMALL_SIZE, **values),
             self.text("readout.rms", font_size=SMALL_SIZE, color=colors.rmsnorm, **values),
             self.text("readout.ln", font_size=SMALL_SIZE, color=colors.layernorm, **values),
-            self.text("readout.angle", font_size=SMALL_SIZE, color=colors.highlight, **values),
+            self.text("readout.angle", font_size=SMALL_SIZE, color=colors.emphasis, **values),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
         fit_width(lines, self.layout.column_width).next_to(self.identity, DOWN, buff=0.35, aligned_edge=LEFT)
         return lines
@@ -258,7 +258,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
 
     def arc(self, k: int) -> VMobject:
         """The arc from RMSNorm(x) to LN(x), ARC_RADIUS from the origin."""
-        arc = VMobject(color=self.palette.highlight, stroke_width=4)
+        arc = VMobject(color=self.palette.emphasis, stroke_width=4)
         arc.set_points_as_corners(to_points(self.plane, self.arcs[k]))
         return arc
 

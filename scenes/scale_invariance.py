@@ -65,7 +65,7 @@ class ScaleInvariance(NormGeoScene):
         # one unit per chart for every c (scene units per 1.0), so that the top bars visibly scale with c
         self.pre_unit = pre_unit = 1.3 / float(np.abs(outputs.pre_activations).max())
         self.post_unit = post_unit = 1.1 / float(np.abs(outputs.outputs).max())
-        self.pre_charts = [bar_chart(p, pre_unit, colors.raw, colors.muted).move_to(at(-3.6, 1.0),
+        self.pre_charts = [bar_chart(p, pre_unit, colors.input, colors.muted).move_to(at(-3.6, 1.0),
                                                                                    aligned_edge=DOWN * 0)
                            for p in outputs.pre_activations]
         self.post_charts = [bar_chart(p, post_unit, colors.layernorm, colors.muted) for p in outputs.outputs]
@@ -111,8 +111,8 @@ class ScaleInvariance(NormGeoScene):
         iteration = self.words("iteration")
         self.norm_labels = axis_labels(self.norm_axes, iteration, self.words("norm-axis"), lang, colors.text)
         self.step_labels = axis_labels(self.step_axes, iteration, self.words("step-axis"), lang, colors.text)
-        self.norm_curve = curve(self.norm_axes, self.iterations, run.weight_norms, colors.mean_part)
-        self.step_curve = curve(self.step_axes, self.iterations, run.effective_steps, colors.highlight)
+        self.norm_curve = curve(self.norm_axes, self.iterations, run.weight_norms, colors.ones)
+        self.step_curve = curve(self.step_axes, self.iterations, run.effective_steps, colors.emphasis)
 
     def shrink_the_norm(self) -> None:
         run, fmt = self.run, self.fmt
@@ -136,4 +136,4 @@ class ScaleInvariance(NormGeoScene):
                  last=self.fmt.plain_scientific(run.effective_steps[-1], 2))
 
     def factor_label(self, c: float):
-        return self.text("factor", font_size=SMALL_SIZE + 8, color=self.palette.highlight, c=self.fmt.number(c))
+        return self.text("factor", font_size=SMALL_SIZE + 8, color=self.palette.emphasis, c=self.fmt.number(c))

@@ -56,7 +56,7 @@ class SphereRadii(NormGeoScene):
     def draw_raw_vectors(self) -> None:
         title = self.make_title()
         self.plane = make_plane(self.extent, self.layout.figure_height, self.layout.figure_center, self.palette)
-        self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.raw, stroke_width=4) for v in self.vectors))
+        self.raw_arrows = VGroup(*(vector_arrow(self.plane, v, self.palette.input, stroke_width=4) for v in self.vectors))
         self.say("raw", FadeIn(title), Create(self.plane), *(GrowArrow(a) for a in self.raw_arrows),
                  run_time=1.5, hold=0.5)
 

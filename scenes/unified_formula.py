@@ -61,7 +61,7 @@ class UnifiedFormula(NormGeoScene):
     def lay_out_part_labels(self) -> None:
         """A label under the formula for each part: centre, scale, affine."""
         colors, formula = self.palette, self.formula_mobject
-        self.part_colors = {"centre": colors.mean_part, "scale": colors.centred_part, "affine": colors.highlight}
+        self.part_colors = {"centre": colors.ones, "scale": colors.hyperplane, "affine": colors.emphasis}
         labels = VGroup()
         for part in PARTS:
             label = self.text(f"part.{part}", font_size=SMALL_SIZE, color=self.part_colors[part])

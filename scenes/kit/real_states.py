@@ -243,12 +243,12 @@ class RealStatesScene(NormGeoThreeDScene):
         # Drawn GEOMETRY_RADIUS scene units across, whatever the states' scale: Manim's 3-D camera
         # has a perspective focal distance of 20 units, so the geometry must stay small in scene units.
         self.axes3d = make_space_axes(study.limit, 2 * self.geometry_radius, colors)
-        self.token_arrows = self.arrows(self.axes3d, study.before_drawn, colors.raw)
+        self.token_arrows = self.arrows(self.axes3d, study.before_drawn, colors.input)
         radius = float(np.median(profile.radii))
-        self.sphere = wire_sphere(self.axes3d, radius, colors.sphere, opacity=0.45)
+        self.sphere = wire_sphere(self.axes3d, radius, self.layer_color, opacity=0.45)
         values = self.view_values()
-        self.key = legend([(colors.raw, self.words("legend.before", **values)),
-                           (colors.sphere, self.words("legend.sphere", **values))],
+        self.key = legend([(colors.input, self.words("legend.before", **values)),
+                           (self.layer_color, self.words("legend.sphere", **values))],
                           self.spec.lang, colors.text, SMALL_SIZE)
         self.key.next_to(self.about, DOWN, buff=0.3).to_edge(self.layout.pick(RIGHT, LEFT), buff=EDGE)
         self.view_note = self.text("view-note", font_size=SMALL_SIZE - 2, color=colors.muted, **as_markup(values))
@@ -260,7 +260,7 @@ class RealStatesScene(NormGeoThreeDScene):
                  run_time=1.5, hold=1.5, lead=self.words(f"lead.{clipped}", **values), **values)
         landed = self.arrows(self.axes3d, study.after, self.layer_color)
         key_after = legend([(self.layer_color, self.words("legend.after", **values)),
-                            (colors.sphere, self.words("legend.sphere", **values))],
+                            (self.layer_color, self.words("legend.sphere", **values))],
                            self.spec.lang, colors.text, SMALL_SIZE)
         key_after.next_to(self.about, DOWN, buff=0.3).to_edge(self.layout.pick(RIGHT, LEFT), buff=EDGE)
         self.renderer.camera.add_fixed_in_frame_mobjects(key_after)  # fixed, but on screen only once it replaces the key
@@ -269,7 +269,7 @@ class RealStatesScene(NormGeoThreeDScene):
         self.key = key_after  # the legend names what is drawn now: the tokens after the norm, before γ
         inside = float(profile.radii.min()) < 0.99 * float(np.sqrt(profile.n))  # 1 %: visible in the close-up
         close = make_space_axes(CLOSE_UP * radius, 2 * self.geometry_radius, colors)
-        self.close_sphere = wire_sphere(close, radius, colors.sphere, opacity=0.45)
+        self.close_sphere = wire_sphere(close, radius, self.layer_color, opacity=0.45)
         self.landed_arrows = self.arrows(close, study.after, self.layer_color)
         self.say("zoom", ReplacementTransform(self.axes3d, close), ReplacementTransform(self.sphere, self.close_sphere),
                  ReplacementTransform(landed, self.landed_arrows), run_time=2.0, hold=1.5,

@@ -41,17 +41,16 @@ SITE_ONLY = {
 
 # custom property → the palette field whose colour it is (graphics: used as is)
 _GRAPHICS = {
-    "bg": "background", "fg": "text", "panel": "panel", "line": "grid", "x": "raw",
+    "bg": "background", "fg": "text", "panel": "panel", "line": "grid", "x": "input",
     "l2": "l2", "rms": "rmsnorm", "ln": "layernorm", "bn": "batchnorm", "gn": "groupnorm",
-    "sphere": "sphere", "hyperplane": "hyperplane", "mean-part": "mean_part", "centred-part": "centred_part",
-    "highlight": "highlight",
+    "hyperplane": "hyperplane", "ones": "ones", "elementwise": "elementwise", "emphasis": "emphasis",
 }
 # custom property → the palette field whose colour it is as text (made readable)
 _TEXT = {
-    "muted": "muted", "accent": "highlight",
-    "x-text": "raw", "l2-text": "l2", "rms-text": "rmsnorm", "ln-text": "layernorm", "hyperplane-text": "hyperplane",
-    "mean-part-text": "mean_part", "centred-part-text": "centred_part",
-    "centre": "mean_part", "scale": "centred_part", "affine": "highlight",  # the formula's parts
+    "muted": "muted", "accent": "emphasis",
+    "x-text": "input", "l2-text": "l2", "rms-text": "rmsnorm", "ln-text": "layernorm", "hyperplane-text": "hyperplane",
+    "ones-text": "ones",
+    "centre": "ones", "scale": "emphasis", "affine": "emphasis",  # the formula's parts: centring removes μ·1
 }
 
 
@@ -145,6 +144,14 @@ def _block(selector: str, theme: str) -> str:
     return f"{selector} {{\n" + "\n".join(lines) + f"\n  color-scheme: {theme};\n}}\n"
 
 
+def _presenter_block() -> str:
+    """The presenter's stage is always the dark lecture's: its background, text and neutrals."""
+    dark, extra = THEMES["dark"], SITE_ONLY["dark"]
+    colours = {"bg": dark.background, "fg": dark.text, "muted": dark.muted, "panel": dark.panel, "line": dark.grid,
+               "emphasis": dark.emphasis, "error": extra["error"], "error-bg": extra["error-bg"]}
+    return ".ng-present {\n" + "".join(f"  --present-{name}: {value};\n" for name, value in colours.items()) + "}\n"
+
+
 def palette_css() -> str:
     """The site's colours: light unless the reader's system asks for dark, ``data-theme`` overriding."""
     return (
@@ -153,6 +160,7 @@ def palette_css() -> str:
         + "@media (prefers-color-scheme: dark) {\n" + _block(':root:not([data-theme="light"])', "dark") + "}\n"
         + _block(':root[data-theme="dark"]', "dark")
         + _block(':root[data-theme="light"]', "light")
+        + _presenter_block()
         + "".join(
             f'.ng-grid[data-layer="{layer}"] .ng-shade.ng-g{g} {{ background: var(--shade-{layer}-{g}); }}\n'
             for layer in SHADED_LAYERS for g in range(len(GROUP_OPACITIES))

@@ -10,56 +10,66 @@ from dataclasses import dataclass
 
 from normgeo import Layer, parse_layer
 
-__all__ = ["Palette", "THEMES", "DEFAULT_THEME", "palette"]
+__all__ = ["Palette", "CONCEPTS", "THEMES", "DEFAULT_THEME", "palette"]
 
 
 @dataclass(frozen=True)
 class Palette:
-    """Every colour a scene uses, as hex strings."""
+    """One colour per concept, as hex strings; the neutrals (background, text, muted, grid, panel,
+    emphasis) carry no concept.
+
+    A concept keeps its hue in both themes (the light theme's is darker), and an output set takes the
+    colour of the layer that lands on it: the unit sphere is ``l2``'s, the sphere of radius √n
+    ``rmsnorm``'s, sphere ∩ hyperplane ``layernorm``'s. Emphasis, before/after and good/bad are told
+    by ``emphasis`` (neutral), weights and dashes, never by a layer's hue.
+    """
 
     name: str
     background: str
     text: str
-    muted: str
+    muted: str  # notes, axes and ticks: at least 4.5:1 against the background
     grid: str
-    raw: str
-    l2: str
-    rmsnorm: str
-    layernorm: str
-    batchnorm: str
-    groupnorm: str
-    sphere: str
-    hyperplane: str
-    mean_part: str
-    centred_part: str
-    highlight: str
     panel: str
+    emphasis: str  # neutral: the thing to look at now
+    input: str  # raw vectors x (neutral)
+    l2: str  # L2 and the unit sphere
+    rmsnorm: str  # RMSNorm and the sphere of radius √n
+    layernorm: str  # LayerNorm and sphere ∩ hyperplane
+    hyperplane: str  # the zero-mean hyperplane and what lies in it (x − μ·1)
+    batchnorm: str  # BatchNorm and its per-feature sets
+    groupnorm: str  # GroupNorm
+    ones: str  # the direction 1 and the mean part μ·1
+    elementwise: str  # DyT and other element-wise maps
 
     def layer(self, kind) -> str:
-        """The colour of a normalization layer (``"none"`` → the raw-vector colour)."""
+        """The colour of a normalization layer (``"none"`` → the input colour)."""
         layer = parse_layer(kind)
-        return self.raw if layer is Layer.NONE else getattr(self, layer.value)
+        return self.input if layer is Layer.NONE else getattr(self, layer.value)
 
 
+#: the fields of :class:`Palette` that name a concept (the rest are neutrals)
+CONCEPTS = ("input", "l2", "rmsnorm", "layernorm", "hyperplane", "batchnorm", "groupnorm", "ones", "elementwise")
+
+# The concept hues were chosen so that every pair stays apart (CAM02-UCS ΔE ≥ 9) in normal vision and
+# under simulated deuteranopia, protanopia and tritanopia (tests/toolkit/test_concept_colours.py).
 THEMES: dict[str, Palette] = {
     "dark": Palette(
         name="dark",
         background="#11141b",
         text="#eceff4",
-        muted="#8f98a8",
+        muted="#99a2b2",
         grid="#2b3240",
-        raw="#d8dee9",
-        l2="#4fc3f7",
-        rmsnorm="#ff8a65",
-        layernorm="#8bd17c",
-        batchnorm="#c792ea",
-        groupnorm="#ffd54f",
-        sphere="#4fc3f7",
-        hyperplane="#f48fb1",
-        mean_part="#ffb74d",
-        centred_part="#80deea",
-        highlight="#ffe082",
         panel="#1b2130",
+        emphasis="#ffffff",
+        input="#e6e9ef",
+        l2="#86d7fe",
+        rmsnorm="#f9ad62",
+        layernorm="#bafe98",
+        hyperplane="#e1769a",
+        batchnorm="#ad89f6",
+        groupnorm="#fee43c",
+        ones="#49b8bc",
+        elementwise="#ff6137",
     ),
     "light": Palette(
         name="light",
@@ -67,18 +77,17 @@ THEMES: dict[str, Palette] = {
         text="#1c1f24",
         muted="#5f6670",
         grid="#e2e6ec",
-        raw="#37474f",
-        l2="#0277bd",
-        rmsnorm="#d84315",
-        layernorm="#2e7d32",
-        batchnorm="#4527a0",
-        groupnorm="#a36b00",
-        sphere="#0277bd",
-        hyperplane="#c2185b",
-        mean_part="#e65100",
-        centred_part="#00838f",
-        highlight="#8e24aa",
         panel="#f2f4f7",
+        emphasis="#000000",
+        input="#37474f",
+        l2="#1b7799",
+        rmsnorm="#9d641c",
+        layernorm="#5c954f",
+        hyperplane="#c72a6f",
+        batchnorm="#9d76de",
+        groupnorm="#9a8f1f",
+        ones="#029ca5",
+        elementwise="#954530",
     ),
 }
 

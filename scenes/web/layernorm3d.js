@@ -159,7 +159,7 @@
       });
       // sphere of radius √3: its outline, and the plane patch
       var c0 = P([0, 0, 0]);
-      g('circle', { cx: c0[0], cy: c0[1], r: SQ3 * K, fill: 'none', stroke: 'var(--sphere)', 'stroke-opacity': 0.6, 'stroke-width': 1 });
+      g('circle', { cx: c0[0], cy: c0[1], r: SQ3 * K, fill: 'none', stroke: 'var(--rms)', 'stroke-opacity': 0.6, 'stroke-width': 1 });
       var h = Math.min(reach * 0.9, 2.6);
       var corners = [[1, 1], [1, -1], [-1, -1], [-1, 1]].map(function (s) { return [0, 1, 2].map(function (k) { return h * (s[0] * E1[k] + s[1] * E2[k]); }); });
       g('polygon', { points: pts(corners), fill: 'var(--hyperplane)', 'fill-opacity': 0.16, stroke: 'var(--hyperplane)', 'stroke-opacity': 0.6, 'stroke-width': 1 });
@@ -182,13 +182,13 @@
       // the line along 1 and the vector 1
       var ones = [1, 1, 1], unit = scale(ones, 1 / SQ3);
       var la = P(scale(unit, -reach)), lb = P(scale(unit, reach));
-      g('line', { x1: la[0], y1: la[1], x2: lb[0], y2: lb[1], stroke: 'var(--mean-part)', 'stroke-dasharray': '2 4' });
-      arrow([0, 0, 0], ones, 'var(--mean-part)', 'ones', '𝟏', 1.5);
+      g('line', { x1: la[0], y1: la[1], x2: lb[0], y2: lb[1], stroke: 'var(--ones)', 'stroke-dasharray': '2 4' });
+      arrow([0, 0, 0], ones, 'var(--ones)', 'ones', '𝟏', 1.5);
       // the decomposition
-      arrow([0, 0, 0], meanPart, 'var(--mean-part)', 'mean-part', 'μ·𝟏', 2.5);
-      arrow([0, 0, 0], centred, 'var(--centred-part)', 'centred', 'x − μ·𝟏', 2.5);
+      arrow([0, 0, 0], meanPart, 'var(--ones)', 'mean-part', 'μ·𝟏', 2.5);
+      arrow([0, 0, 0], centred, 'var(--hyperplane)', 'centred', 'x − μ·𝟏', 2.5);
       var m = P(meanPart), xe = P(x);
-      g('line', { x1: m[0], y1: m[1], x2: xe[0], y2: xe[1], stroke: 'var(--centred-part)', 'stroke-dasharray': '4 3', 'stroke-width': 1.5 });
+      g('line', { x1: m[0], y1: m[1], x2: xe[0], y2: xe[1], stroke: 'var(--hyperplane)', 'stroke-dasharray': '4 3', 'stroke-width': 1.5 });
       var ce = P(centred);
       g('line', { x1: ce[0], y1: ce[1], x2: xe[0], y2: xe[1], stroke: 'var(--muted)', 'stroke-dasharray': '4 3', 'stroke-width': 1 });
       arrow([0, 0, 0], x, 'var(--x)', 'x', 'x', 2.5);

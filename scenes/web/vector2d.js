@@ -54,7 +54,7 @@
     var ellipse = NG.svg('ellipse', { fill: 'none', stroke: 'var(--rms)', 'stroke-width': 1.5, 'stroke-opacity': 0.7, 'stroke-dasharray': '2 3' }, affineLayer);
     var lnSegment = NG.svg('line', { stroke: 'var(--ln)', 'stroke-width': 1.5, 'stroke-opacity': 0.7, 'stroke-dasharray': '2 3' }, affineLayer);
     var ray = NG.svg('line', { stroke: 'var(--muted)', 'stroke-width': 1.5, 'stroke-dasharray': '4 4' }, svg);
-    var meanGuide = NG.svg('line', { stroke: 'var(--mean-part)', 'stroke-width': 1, 'stroke-dasharray': '3 3' }, svg);
+    var meanGuide = NG.svg('line', { stroke: 'var(--ones)', 'stroke-width': 1, 'stroke-dasharray': '3 3' }, svg);
     var arrow = NG.svg('line', { stroke: 'var(--x)', 'stroke-width': 2.5, 'marker-end': '' }, svg);
     var points = {};
     function point(name, fill, r, hollow) {

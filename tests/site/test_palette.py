@@ -19,8 +19,8 @@ DRAWN = {
     "vector-2d": [('circle[data-set="l2"]', "stroke", "l2"), ('circle[data-set="rms"]', "stroke", "rmsnorm"),
                   ('line[data-set="zero-mean"]', "stroke", "hyperplane"), ('circle[data-point="layernorm"]', "fill", "layernorm"),
                   ('circle[data-point="rms"]', "fill", "rmsnorm"), ('circle[data-point="l2"]', "fill", "l2")],
-    "layernorm-3d": [('line[data-vec="hat"]', "stroke", "layernorm"), ('line[data-vec="x"]', "stroke", "raw"),
-                     ('line[data-vec="mean-part"]', "stroke", "mean_part"), ('line[data-vec="centred"]', "stroke", "centred_part"),
+    "layernorm-3d": [('line[data-vec="hat"]', "stroke", "layernorm"), ('line[data-vec="x"]', "stroke", "input"),
+                     ('line[data-vec="mean-part"]', "stroke", "ones"), ('line[data-vec="centred"]', "stroke", "hyperplane"),
                      ('polyline[data-set="circle"]', "stroke", "layernorm"), ("polygon", "fill", "hyperplane")],
     "conditioning": [('[data-path="raw"]', "stroke", "rmsnorm"), ('[data-path="standardized"]', "stroke", "layernorm")],
 }
@@ -90,13 +90,13 @@ def test_text_colours_keep_the_videos_hue_and_reach_the_contrast(site, theme):
     assert written == {k: v for k, v in properties.items() if v.startswith("#")}
     palette = THEMES[theme]
     for name, field in (("rms", "rmsnorm"), ("ln", "layernorm"), ("l2", "l2"), ("bn", "batchnorm"), ("gn", "groupnorm"),
-                        ("x", "raw"), ("hyperplane", "hyperplane"), ("sphere", "sphere"), ("bg", "background"), ("fg", "text")):
+                        ("x", "input"), ("hyperplane", "hyperplane"), ("ones", "ones"), ("elementwise", "elementwise"),
+                        ("bg", "background"), ("fg", "text")):
         assert written[name] == getattr(palette, field), name
     backgrounds = [palette.background, palette.panel]
-    for name, field in (("muted", "muted"), ("accent", "highlight"), ("l2-text", "l2"), ("rms-text", "rmsnorm"),
-                        ("ln-text", "layernorm"), ("x-text", "raw"), ("hyperplane-text", "hyperplane"),
-                        ("mean-part-text", "mean_part"), ("centred-part-text", "centred_part"),
-                        ("centre", "mean_part"), ("scale", "centred_part"), ("affine", "highlight")):
+    for name, field in (("muted", "muted"), ("accent", "emphasis"), ("l2-text", "l2"), ("rms-text", "rmsnorm"),
+                        ("ln-text", "layernorm"), ("x-text", "input"), ("hyperplane-text", "hyperplane"),
+                        ("ones-text", "ones"), ("centre", "ones"), ("scale", "emphasis"), ("affine", "emphasis")):
         original, shown = getattr(palette, field), written[name]
         assert min(contrast(shown, b) for b in backgrounds) >= TEXT_CONTRAST, (name, shown)
         if min(contrast(original, b) for b in backgrounds) >= TEXT_CONTRAST:

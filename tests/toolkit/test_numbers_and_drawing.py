@@ -284,7 +284,7 @@ def test_number_edges(call, expected):
 def test_a_layers_colour_and_the_raw_vectors_colour():
     for name in ("dark", "light"):
         colours = palette(name)
-        assert colours.layer("none") == colours.raw
+        assert colours.layer("none") == colours.input
         assert colours.layer("layernorm") == colours.layernorm and colours.layer("rmsnorm") == colours.rmsnorm
 
 

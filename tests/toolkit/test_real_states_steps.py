@@ -238,7 +238,7 @@ def test_the_overview_before_the_landing_is_drawn_as_laid_out(tmp_path, pixels):
     colors, view = palette("dark"), scene.overview
     assert next(played for played in scene.played if "FadeOut" in played[0]) == (["FadeOut"], 0.6)
     assert view["length"] == pytest.approx(2 * scene.geometry_radius, rel=1e-9)
-    assert view["arrows"] == {colors.raw.lower()} and view["sphere"] == {colors.sphere.lower()}
+    assert view["arrows"] == {colors.input.lower()} and view["sphere"] == {scene.layer_color.lower()}
     assert view["opacity"] == {0.45} and view["sizes"] == {SMALL_SIZE}
     assert view["key_top"] == pytest.approx(scene.about.get_bottom()[1] - 0.3, abs=1e-6)
     half = scene.camera.frame_width / 2

@@ -148,16 +148,14 @@ def test_css_properties_are_the_videos_colours_and_readable_text(theme):
     palette = THEMES[theme]
     found = css_properties(theme)
     graphics = {"bg": palette.background, "fg": palette.text, "panel": palette.panel, "line": palette.grid,
-                "x": palette.raw, "l2": palette.l2, "rms": palette.rmsnorm, "ln": palette.layernorm,
-                "bn": palette.batchnorm, "gn": palette.groupnorm, "sphere": palette.sphere,
-                "hyperplane": palette.hyperplane, "mean-part": palette.mean_part,
-                "centred-part": palette.centred_part, "highlight": palette.highlight}
+                "x": palette.input, "l2": palette.l2, "rms": palette.rmsnorm, "ln": palette.layernorm,
+                "bn": palette.batchnorm, "gn": palette.groupnorm, "hyperplane": palette.hyperplane,
+                "ones": palette.ones, "elementwise": palette.elementwise, "emphasis": palette.emphasis}
     for name, colour in graphics.items():
         assert found[name] == colour, name
-    text = {"muted": palette.muted, "accent": palette.highlight, "x-text": palette.raw, "l2-text": palette.l2,
+    text = {"muted": palette.muted, "accent": palette.emphasis, "x-text": palette.input, "l2-text": palette.l2,
             "rms-text": palette.rmsnorm, "ln-text": palette.layernorm, "hyperplane-text": palette.hyperplane,
-            "mean-part-text": palette.mean_part, "centred-part-text": palette.centred_part,
-            "centre": palette.mean_part, "scale": palette.centred_part, "affine": palette.highlight}
+            "ones-text": palette.ones, "centre": palette.ones, "scale": palette.emphasis, "affine": palette.emphasis}
     for name, source in text.items():
         for page in (palette.background, palette.panel):
             assert contrast(found[name], page) >= TEXT_CONTRAST, name
