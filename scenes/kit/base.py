@@ -54,7 +54,7 @@ COLUMN_WIDTH = 6.25
 
 TITLE_SIZE = 40
 BODY_SIZE = 28
-SMALL_SIZE = 22
+SMALL_SIZE = 27  # the least size of text holding a word: capitals 24 px high at 1920×1080 (issue 33)
 
 # seconds of silence after a step's speech before the next step starts
 SPEECH_PAUSE = 0.5
