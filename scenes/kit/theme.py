@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from normgeo import Layer, parse_layer
 
-__all__ = ["Palette", "CONCEPTS", "THEMES", "DEFAULT_THEME", "palette"]
+__all__ = ["CONCEPTS", "DEFAULT_THEME", "THEMES", "Palette", "palette"]
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from manim import MathTypst, Typst, VMobject
 from scenes.kit.legibility import cap_height_px
 from scenes.kit.theme import THEMES
 
-__all__ = ["MAX_WORDS", "MIN_WORD_PX", "shown_words", "frame_words", "small_texts", "drawn_colours", "foreign_colours"]
+__all__ = ["MAX_WORDS", "MIN_WORD_PX", "drawn_colours", "foreign_colours", "frame_words", "shown_words", "small_texts"]
 
 MAX_WORDS = 25  # on a last frame, besides the title
 MIN_WORD_PX = 24.0  # the least capital height of text holding a word, at 1920×1080

@@ -16,7 +16,8 @@ from scenes.kit.theme import CONCEPTS, THEMES
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEWS = [None, "deuteranomaly", "protanomaly", "tritanomaly"]
-LEAST_DIFFERENCE = 9.0  # CAM02-UCS ΔE between any two concepts, in every view (about 5 is "just noticeable" side by side)
+# CAM02-UCS ΔE between any two concepts, in every view (about 5 is "just noticeable" side by side)
+LEAST_DIFFERENCE = 9.0
 
 
 def _rgb(colour: str) -> np.ndarray:
@@ -36,7 +37,8 @@ def test_every_two_concepts_stay_apart(theme, view):
     palette = THEMES[theme]
     for a, b in itertools.combinations(CONCEPTS, 2):
         difference = float(np.linalg.norm(_ucs(getattr(palette, a), view) - _ucs(getattr(palette, b), view)))
-        assert difference >= LEAST_DIFFERENCE, f"{theme}, {view or 'normal vision'}: {a} and {b} differ by ΔE {difference:.1f}"
+        assert difference >= LEAST_DIFFERENCE, \
+            f"{theme}, {view or 'normal vision'}: {a} and {b} differ by ΔE {difference:.1f}"
 
 
 def test_the_light_theme_keeps_each_hue_darker():
@@ -60,28 +62,31 @@ def test_notes_read_and_concepts_show_against_the_background(theme):
 
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b")
-NAMED = re.compile(r"\b(?:WHITE|BLACK|GREY|GRAY|RED|GREEN|BLUE|YELLOW|ORANGE|PINK|PURPLE|TEAL|GOLD|MAROON)(?:_[A-E])?\b")
+NAMED = re.compile(r"\b(?:WHITE|BLACK|GRE[YA]|RED|GREEN|BLUE|YELLOW|ORANGE|PINK|PURPLE|TEAL|GOLD|MAROON)(?:_[A-E])?\b")
 # the palette itself; the site's form-error colours, which the videos never show
 WHERE_COLOUR_IS_WRITTEN = {"scenes/kit/theme.py", "scenes/kit/site_data.py"}
+SEARCHED = ("scenes/*.py", "scenes/kit/*.py", "scenes/web/*", "scenes/render/slides/*", "scenes/notebook/*.py",
+            "scenes/notebook/*.js")
+
+
+def _colours_in(path: Path, line: str) -> list[str]:
+    """Hex colours in a line (in Python, only inside a string: a ``#`` also starts a comment), and
+    Manim's colour constants in Python code."""
+    if path.suffix != ".py":
+        return HEX.findall(line)
+    code = line.split("#", 1)[0]
+    return [h for h in HEX.findall(line) if f'"{h}' in line or f"'{h}" in line] + NAMED.findall(code)
 
 
 def test_the_palette_is_the_only_place_a_colour_is_written():
     """No hex colour or Manim colour constant in the scenes, the kit, the site's scripts and styles,
     the slides or the notebook widgets."""
-    files = [p for pattern in ("scenes/*.py", "scenes/kit/*.py", "scenes/web/*", "scenes/render/slides/*",
-                               "scenes/notebook/*.py", "scenes/notebook/*.js")
-             for p in ROOT.glob(pattern) if p.is_file() and p.suffix in {".py", ".js", ".css", ".html", ".typ", ".toml"}]
     found = []
-    for path in files:
+    for path in sorted({p for pattern in SEARCHED for p in ROOT.glob(pattern)}):
         name = str(path.relative_to(ROOT))
-        if name in WHERE_COLOUR_IS_WRITTEN:
+        if not path.is_file() or path.suffix not in {".py", ".js", ".css", ".html", ".typ", ".toml"} \
+                or name in WHERE_COLOUR_IS_WRITTEN:
             continue
-        for number, line in enumerate(path.read_text().splitlines(), 1):
-            code = line.split("#", 1)[0] if path.suffix == ".py" else line
-            hits = HEX.findall(line if path.suffix != ".py" else line) if path.suffix != ".py" else HEX.findall(line)
-            if path.suffix == ".py":
-                hits = [h for h in hits if f'"{h}' in line or f"'{h}" in line]
-                hits += NAMED.findall(code)
-            if hits:
-                found.append(f"{name}:{number}: {line.strip()[:90]}")
+        found += [f"{name}:{number}: {line.strip()[:90]}"
+                  for number, line in enumerate(path.read_text().splitlines(), 1) if _colours_in(path, line)]
     assert not found, "colours written outside the palette:\n" + "\n".join(found)
