@@ -71,9 +71,7 @@ class Misuse:
     found: str
 
     def __str__(self) -> str:
-        path = self.path.resolve()
-        shown = path.relative_to(SCENES_DIR.parent) if path.is_relative_to(SCENES_DIR.parent) else self.path
-        return f"{shown} [{self.key}] {self.lang}: {self.found!r} (glossary: {self.concept})"
+        return f"{self.path.name} [{self.key}] {self.lang}: {self.found!r} (glossary: {self.concept})"
 
 
 def _concept(name: str, table: dict) -> Concept:

@@ -133,7 +133,7 @@ def test_the_glossary_governs_every_text_file_in_three_languages():
 def test_a_misuse_names_its_file_key_and_language():
     misuse = misuses_in("слой нормировки", "ru", Path(__file__).parents[2] / "scenes" / "x.toml", "say.intro")[0]
     assert isinstance(misuse, Misuse)
-    assert str(misuse) == "scenes/x.toml [say.intro] ru: 'нормировки' (glossary: normalization)"
+    assert str(misuse) == "x.toml [say.intro] ru: 'нормировки' (glossary: normalization)"
 
 
 def test_scope_and_skipped_keys(tmp_path: Path):
