@@ -11,7 +11,8 @@ import pytest
 from scenes.kit.text import fill, plural_forms
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = ["scenes/web/ui.toml", "scenes/cli/spec_words.toml", "scenes/render/slides/words.toml", "scenes/kit/common.toml"]
+FILES = ["scenes/web/ui.toml", "scenes/cli/spec_words.toml", "scenes/render/slides/words.toml",
+         "scenes/kit/common.toml"]
 NUMBERS = (1, 2, 5, 21, 22, 25, 111)
 
 
@@ -24,7 +25,8 @@ def forms(one: str, few: str, many: str) -> dict[int, str]:
 # (file, key, selector) → what the filled message holds for each number
 EXPECTED = {
     ("scenes/web/ui.toml", "grid.axes.groupnorm", "groups"): forms("# группа", "# группы", "# групп"),
-    ("scenes/web/ui.toml", "grid.error.one-per-group", "groups"): forms("При # группе", "При # группах", "При # группах"),
+    ("scenes/web/ui.toml", "grid.error.one-per-group", "groups"): forms("При # группе", "При # группах",
+                                                                        "При # группах"),
     ("scenes/web/ui.toml", "cond.figure", "n"): forms("и # шаг градиентного", "и # шага градиентного",
                                                       "и # шагов градиентного"),
     ("scenes/web/ui.toml", "cond.legend.raw", "n"): forms("# шаг", "# шага", "# шагов"),
