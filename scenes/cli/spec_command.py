@@ -54,7 +54,7 @@ def _allowed(low, high, items, lang: str) -> str:
     if items is not None:
         allowed.append(words("items", lang, n=items[0]) if items[0] == items[1]
                        else words("items-range", lang, low=str(items[0]), high=str(items[1])))
-    return ", ".join(allowed)
+    return words("list", lang).join(allowed)
 
 
 def describe_settings(scene_id: str, lang: str) -> list[dict]:
@@ -87,7 +87,7 @@ def spec_command(scene_id: str, lang: str, as_json: bool) -> None:
         return
     click.echo(words("header", lang, scene=scene_id, n=len(rows)) + "\n")
     for row in rows:
-        allowed = "; " + words("allowed", lang, allowed=row["allowed"]) if row["allowed"] else ""
+        allowed = words("separator", lang) + words("allowed", lang, allowed=row["allowed"]) if row["allowed"] else ""
         click.echo(f"  {row['name']} = {row['default']}")
         click.echo(f"      {row['type']}{allowed}")
         click.echo(f"      {row['description']}")

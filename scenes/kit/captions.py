@@ -9,7 +9,19 @@ break only between words (Chinese words as jieba segments them), and only where 
 * never inside or after "et al." (nor "e.g.", "i.e.", "и др.", "т. е."), and its full stop ends no
   sentence: "Zhu et al. (2025) saw" stays together;
 * a punctuation mark, a closing bracket or quote, or (in Chinese) a particle such as 的 never
-  starts a line, and an opening bracket or quote never ends one.
+  starts a line, and an opening bracket or quote never ends one;
+* Russian: never after a preposition (при, для, без, под, над, про, ради, через, перед, между,
+  вдоль, в, к, с, о, у, на, по, за, из, от, до, …), «не» or a one-letter word, nor between a
+  number and the word after it ("5 шагов", "в 2,6 раза");
+* Chinese: never after 的 (nor before it), nor between a numeral and its measure word or noun
+  ("3 个", "第 2 次"), nor inside a word;
+* a short clause (under half a line) beside ":" or ";" is never a cue of its own: neither one that
+  leads ("Значит:") nor one that follows ("…: это массивная норма."); with its neighbour, too long
+  for one cue together, it is cut between words. At clause level (",", "—") a short leading clause
+  is kept with the next the same way.
+
+Each rule is a glue between two words: the words of a glued run stay on one line where the run fits
+on one (a run longer than a line, such as a long parenthesis, breaks between its words).
 """
 
 from __future__ import annotations
@@ -42,8 +54,16 @@ _CLAUSE_END = re.compile(rf"(?<=[,—])\s+|(?<=[，、])(?![{re.escape(_CLOSING)
 _RELATIONS = frozenset("=≈≤≥≠<>→↦")
 # Chinese particles that lean on the word before them: a line never starts with one.
 _PARTICLES = frozenset(("的", "了", "着", "吗", "呢", "吧"))
-# Russian typesetting keeps a one- or two-letter preposition, conjunction or particle with the word after it.
+# Russian typesetting keeps a preposition, a one- or two-letter conjunction or particle with the word after it.
+_RUSSIAN_PREPOSITIONS = frozenset(["при", "для", "без", "безо", "под", "подо", "над", "надо", "про", "ради", "через",
+                                   "перед", "передо", "между", "вдоль", "обо", "ото", "изо", "около", "после", "кроме",
+                                   "среди", "вокруг", "против"])
 _RUSSIAN_ONE_LETTER = frozenset([*"авиксуоя", "во", "со", "ко", "не", "ни", "на", "по", "до", "от", "из", "за", "об"])
+_RUSSIAN_GLUED = _RUSSIAN_ONE_LETTER | _RUSSIAN_PREPOSITIONS
+# A number as written (−1 000,5; 2.6; 10⁻⁵; 4,14·10⁹), ending in a digit: not "5," (that ends a clause).
+_NUMBER = re.compile(r"[−-]?\d(?:[\d.,\u00a0\u202f·⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*[\d⁰¹²³⁴⁵⁶⁷⁸⁹])?")
+# Chinese numerals, and the ordinal prefix 第, lean on the measure word or noun after them.
+_CHINESE_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿几半]+|第")
 
 
 def reading_seconds(text: str, lang: str) -> float:
@@ -104,11 +124,27 @@ def _keep_brackets_whole(words: list[str], joiner: str, lang: str) -> list[str]:
 
 def _glued_to_next(word: str, lang: str) -> bool:
     """No break after ``word``: an opening bracket or quote, a relation, an abbreviation (et al.) or
-    its first part, or a one-letter Russian word (a line never ends with «в» or «и»)."""
+    its first part; in Russian a preposition, «не» or a one-letter word (a line never ends with «в»,
+    «и» or «для»); in Chinese 的 (an attribute stays with its noun)."""
     bare = word.strip()
     return bool(bare) and (bare[-1] in _OPENING or bare in _RELATIONS or bare[-1] in _RELATIONS
                            or bare.rstrip(",;:") in _ABBREVIATION_PARTS
-                           or (lang == "ru" and bare.lower() in _RUSSIAN_ONE_LETTER))
+                           or (lang == "ru" and bare.lower() in _RUSSIAN_GLUED)
+                           or (lang == "zh" and bare.endswith("的") and bare != "目的"))
+
+
+def _number_and_its_word(word: str, following: str, lang: str) -> bool:
+    """No break between a number and the word it counts: "5 шагов", "в 2,6 раза"; Chinese "3 个",
+    "两个", "第 2 次" (a numeral before its measure word or noun)."""
+    bare, after = word.strip(), following.strip()
+    if not bare or not after:
+        return False
+    if lang == "ru":
+        return bool(_NUMBER.fullmatch(bare)) and after[0].isalpha() and after.lower() not in _RUSSIAN_GLUED
+    if lang == "zh":
+        numeral = _NUMBER.fullmatch(bare) or _CHINESE_NUMERAL.fullmatch(bare)
+        return bool(numeral) and bool(_CJK_CHAR.match(after[0]) or after[0].isdigit())
+    return False
 
 
 def _glued_to_previous(word: str, lang: str) -> bool:
@@ -123,7 +159,8 @@ def _keep_glued_words_together(words: list[str], joiner: str, lang: str) -> list
     into one, where the whole fits on one line (else they stay apart, as a long remark does)."""
     runs: list[list[str]] = []
     for word in words:
-        if runs and (_glued_to_next(runs[-1][-1], lang) or _glued_to_previous(word, lang)):
+        if runs and (_glued_to_next(runs[-1][-1], lang) or _glued_to_previous(word, lang)
+                     or _number_and_its_word(runs[-1][-1], word, lang)):
             runs[-1].append(word)
         else:
             runs.append([word])
@@ -221,26 +258,44 @@ def split_into_cues(text: str, lang: str) -> list[str]:
     return _cues_between_words(text, lang)
 
 
+def _short(unit: str, lang: str) -> bool:
+    """A clause too short to stand as a cue of its own: under half a line."""
+    return line_width(unit.strip(), lang) < LINE_LENGTH[lang] / 2
+
+
+def _ends_with_colon(unit: str) -> bool:
+    return unit.rstrip()[-1:] in (":", ";", "：", "；")
+
+
 def _pack_units(units: list[str], lang: str, short_clauses_lead: bool) -> list[str]:
-    """Consecutive units (sentences or clauses) packed greedily into cues. A short clause ("With
-    the noise,", "Значит,") is never left as a cue of its own: with the clause after it, too long
-    for one cue together, it is cut between words."""
-    cues, current, by_words = [], "", False
-
-    def flush():
-        cues.extend(_cues_between_words(current, lang) if by_words else split_into_cues(current, lang))
-
+    """Consecutive units (sentences or clauses) packed greedily into cues. A short clause is never
+    left as a cue of its own where it leads ("With the noise,", "Значит,"; at sentence level one
+    ending in ":" or ";") or follows ":" or ";" ("…: это массивная норма."): with its neighbour,
+    too long for one cue together, it is cut between words."""
+    groups: list[tuple[list[str], bool]] = []  # (units, cut between words)
     for unit in units:
-        candidate = _join([current, unit], lang) if current else unit.strip()
-        if not current or _fits(candidate, lang):
-            current = candidate
-        elif short_clauses_lead and not by_words and line_width(current, lang) < LINE_LENGTH[lang] / 2:
-            current, by_words = candidate, True
+        unit = unit.strip()
+        if groups and not groups[-1][1] and _fits(_join([*groups[-1][0], unit], lang), lang):
+            groups[-1][0].append(unit)
+        elif (groups and len(groups[-1][0]) == 1 and not groups[-1][1] and _short(groups[-1][0][0], lang)
+              and (short_clauses_lead or _ends_with_colon(groups[-1][0][0]))):
+            groups[-1] = ([groups[-1][0][0], unit], True)
         else:
-            flush()
-            current, by_words = unit.strip(), False
-    if current:
-        flush()
+            groups.append(([unit], False))
+    for index in range(1, len(groups)):
+        orphan, before = groups[index][0], groups[index - 1][0]
+        if (len(orphan) == 1 and not groups[index][1] and _short(orphan[0], lang) and len(before) > 0
+                and _ends_with_colon(before[-1])):
+            if groups[index - 1][1]:  # the clause before is already cut with its own short lead
+                groups[index - 1], groups[index] = ([*before, *orphan], True), ([], False)
+                continue
+            pair = [before.pop(), orphan[0]]
+            groups[index] = (pair, not _fits(_join(pair, lang), lang))
+    cues = []
+    for group, by_words in groups:
+        if group:
+            text = _join(group, lang)
+            cues.extend(_cues_between_words(text, lang) if by_words else split_into_cues(text, lang))
     return cues
 
 

@@ -2,13 +2,18 @@
 variants each concept rules out, for the scenes and the site's widgets alike.
 
 A variant is a regular expression matched against a message's plain text: its Typst math (``$…$``)
-and its ``{placeholders}`` cut out, plural branches kept. ``misuses(path)`` lists every ruled-out
+cut out (a span that is one Greek letter or the ones vector is kept as its symbol: ``$gamma$`` is γ,
+``$bold(1)$`` is 𝟏), each value placeholder written ``#`` (as a plural branch writes its number),
+plural branches kept, and its quotations cut out: a quotation is quoted as written, so no rule applies
+inside it (en “…”; ru «…» and „…“; zh “…”, 「…」 and 『…』). ``misuses(path)`` lists every ruled-out
 variant found in a text file.
 
 >>> term("weight-decay", "zh")
 '权重衰减'
 >>> [m.concept for m in misuses_in("в 2-D — прямая, $epsilon$ {seed}", "ru")]
 ['two-dimensional']
+>>> misuses_in("урок «Нормировка как предобусловливание»", "ru")
+[]
 """
 
 from __future__ import annotations
@@ -22,11 +27,15 @@ from pathlib import Path
 from scenes.kit.languages import LANGUAGES
 from scenes.kit.text import COMMON_TEXT, SCENES_DIR, text_file
 
-__all__ = ["GLOSSARY_FILE", "Concept", "Misuse", "glossary", "term", "plain_text", "misuses_in", "misuses",
-           "checked_text_files", "GlossaryError"]
+__all__ = ["GLOSSARY_FILE", "QUOTATION_MARKS", "Concept", "Misuse", "glossary", "term", "plain_text",
+           "without_quotations", "misuses_in", "misuses", "checked_text_files", "GlossaryError"]
 
 GLOSSARY_FILE = Path(__file__).resolve().with_name("glossary.toml")
 UI_TEXT = SCENES_DIR / "web" / "ui.toml"
+# The other text files in en/zh/ru: the CLI's words around `normgeo spec`, the slides' and handout's.
+OTHER_TEXTS = (SCENES_DIR / "cli" / "spec_words.toml", SCENES_DIR / "render" / "slides" / "words.toml")
+# (opening, closing) quotation marks of each language; text between them is a quotation.
+QUOTATION_MARKS = {"en": ("“”",), "ru": ("«»", "„“"), "zh": ("“”", "「」", "『』")}
 _FIELDS = {*LANGUAGES, "not", "note", "scope", "skip_keys"}
 
 
@@ -90,25 +99,45 @@ def term(concept: str, lang: str) -> str:
     return glossary()[concept].names[lang]
 
 
-_MATH = re.compile(r"(?<!\\)\$.*?(?<!\\)\$", re.S)
-_PLACEHOLDER = re.compile(r"\{\s*[A-Za-z_]\w*\s*(\}|,\s*plural\s*,)")
+_MATH = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$", re.S)
+_MATH_SYMBOLS = {"alpha": "α", "beta": "β", "gamma": "γ", "epsilon": "ε", "eta": "η", "kappa": "κ", "lambda": "λ",
+                 "mu": "μ", "rho": "ρ", "sigma": "σ", "bold(1)": "𝟏"}
+_VALUE = re.compile(r"\{\s*[A-Za-z_]\w*\s*\}")
+_PLURAL_HEAD = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*plural\s*,")
 _BRANCH = re.compile(r"\b(zero|one|two|few|many|other)\s*\{")
 
 
 def plain_text(template: str) -> str:
-    """The words of a message: math, placeholders and plural syntax cut out (each leaves a space).
+    """The words of a message: math cut out (a lone Greek letter or 𝟏 kept as its symbol), each value
+    written ``#``, plural syntax cut out (math and syntax each leave a space).
 
-    >>> plain_text("at $epsilon = 0$, {n, plural, one {# step} other {# steps}} of {lr}")
-    'at  ,    # step   # steps  of  '
+    >>> plain_text("at $epsilon = 0$, {n, plural, one {# step} other {# steps}} of {lr}, $gamma$")
+    'at  ,    # step   # steps  of #, γ'
     """
-    text = _MATH.sub(" ", template)
-    text = _PLACEHOLDER.sub(" ", text)
+    text = _MATH.sub(lambda m: _MATH_SYMBOLS.get(m.group(1).strip(), " "), template)
+    text = _PLURAL_HEAD.sub(" ", _VALUE.sub("#", text))
     return _BRANCH.sub(" ", text).replace("{{", " ").replace("}}", " ").replace("{", " ").replace("}", " ")
 
 
+def without_quotations(text: str, lang: str) -> str:
+    """``text`` with every quotation in ``lang``'s marks cut out (nested ones too); an unclosed mark
+    cuts nothing.
+
+    >>> without_quotations("урок «Нормировка как „предобусловливание“» и нормировка", "ru")
+    'урок   и нормировка'
+    """
+    spans = [re.compile(f"{re.escape(o)}[^{re.escape(o + c)}]*{re.escape(c)}") for o, c in QUOTATION_MARKS[lang]]
+    previous = None
+    while previous != text:
+        previous = text
+        for span in spans:
+            text = span.sub(" ", text)
+    return text
+
+
 def misuses_in(template: str, lang: str, path: Path = Path("-"), key: str = "-") -> list[Misuse]:
-    """Every ruled-out variant in one message of one language."""
-    text = plain_text(template)
+    """Every ruled-out variant in one message of one language, outside its quotations."""
+    text = without_quotations(plain_text(template), lang)
     found = []
     for concept in glossary().values():
         if not concept.applies_to(path, key):
@@ -128,5 +157,6 @@ def misuses(path: Path) -> list[Misuse]:
 
 
 def checked_text_files() -> list[Path]:
-    """The files the glossary governs: every scene's text, the common text, the site's words."""
-    return [*sorted(SCENES_DIR.glob("*.toml")), COMMON_TEXT, UI_TEXT]
+    """The files the glossary governs: every scene's text, the common text, the site's words, the CLI's
+    and the slides' words."""
+    return [*sorted(SCENES_DIR.glob("*.toml")), COMMON_TEXT, UI_TEXT, *OTHER_TEXTS]

@@ -2,7 +2,9 @@
 
 The digits kept are the scene's choice; the decimal sign, digit grouping and the minus sign come
 from CLDR through Babel (English 0.6, Chinese 0.6, Russian 0,6; vectors in Russian use "; "
-between entries because the comma is taken). The minus is U+2212 everywhere.
+between entries because the comma is taken). The minus is U+2212 everywhere, a sign glued to its
+number: "(1; −1,2)", never "(1; − 1,2)". A vector is (a, b), an interval [a, b], a list in running
+text a, b (Russian "; " for all three; a Chinese list takes the enumeration comma: 2、0.5).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import numpy as np
 from babel import Locale
 from babel.numbers import format_decimal, get_decimal_symbol
 
-__all__ = ["NumberFormat", "nice_step", "fmt_number", "fmt_fixed", "fmt_vector", "fmt_scientific",
-           "fmt_plain_scientific", "BABEL_LOCALES"]
+__all__ = ["NumberFormat", "nice_step", "fmt_number", "fmt_fixed", "fmt_vector", "fmt_interval", "fmt_list",
+           "fmt_scientific", "fmt_plain_scientific", "vector_separator", "BABEL_LOCALES"]
 
 # Babel's locale for each language of the lecture.
 BABEL_LOCALES = {"en": "en", "zh": "zh_Hans", "ru": "ru"}
@@ -89,6 +91,29 @@ def fmt_vector(values: Iterable[float], digits: int = 3, lang: str = "en") -> st
     return "(" + vector_separator(lang).join(fmt_number(v, digits, lang) for v in np.ravel(values)) + ")"
 
 
+def fmt_interval(low: float, high: float, digits: int = 3, lang: str = "en") -> str:
+    """A closed interval ``[a, b]`` with ``fmt_number`` ends.
+
+    >>> fmt_interval(-1, 0.5), fmt_interval(-1, -0.5, lang="ru"), fmt_interval(-1.25, 2, 1, "zh")
+    ('[−1, 0.5]', '[−1; −0,5]', '[−1.2, 2]')
+    """
+    return "[" + vector_separator(lang).join(fmt_number(v, digits, lang) for v in (low, high)) + "]"
+
+
+def list_separator(lang: str) -> str:
+    """Between the numbers of a list in running text: ", ", "; " in Russian, "、" in Chinese."""
+    return "、" if lang == "zh" else vector_separator(lang)
+
+
+def fmt_list(values: Iterable[float], digits: int = 3, lang: str = "en") -> str:
+    """Numbers listed in running text ("here c = 2, 0.5").
+
+    >>> fmt_list([2, -0.5]), fmt_list([2, -0.5], lang="ru"), fmt_list([2, -0.5], lang="zh")
+    ('2, −0.5', '2; −0,5', '2、−0.5')
+    """
+    return list_separator(lang).join(fmt_number(v, digits, lang) for v in np.ravel(values))
+
+
 def _mantissa_exponent(value: float, digits: int, lang: str) -> tuple[str, int]:
     exponent = int(np.floor(np.log10(abs(value))))
     mantissa = fmt_number(value / 10**exponent, digits, lang)
@@ -153,6 +178,12 @@ class NumberFormat:
 
     def vector(self, values: Iterable[float], digits: int = 3) -> str:
         return fmt_vector(values, digits, self.lang)
+
+    def interval(self, low: float, high: float, digits: int = 3) -> str:
+        return fmt_interval(low, high, digits, self.lang)
+
+    def list(self, values: Iterable[float], digits: int = 3) -> str:
+        return fmt_list(values, digits, self.lang)
 
     def scientific(self, value: float, digits: int = 2) -> str:
         return fmt_scientific(value, digits, self.lang)

@@ -297,14 +297,20 @@ _DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _DIGIT_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f ](?=\d)")
 
 
+_UNARY_MINUS = 'class("unary", ' + MINUS + ")"
+
+
 def math_number(text: str) -> str:
     """A number (or vector) as written, made safe inside Typst math: a decimal comma is not spaced
-    like a list comma, digit groups stay visible, and "; " between entries keeps its space.
+    like a list comma, digit groups stay visible, "; " between entries keeps its space, and a minus
+    after it stays a sign glued to its number (after a text Typst would space it as a binary minus:
+    "(1; − 1,2)").
 
     >>> math_number("(0,6; −1 000)")
-    '(0","6"; "−1 thin 000)'
+    '(0","6"; "class("unary", −)1 thin 000)'
     """
-    return _DIGIT_SPACE.sub(" thin ", _DIGIT_COMMA.sub('","', text)).replace("; ", '"; "')
+    text = _DIGIT_SPACE.sub(" thin ", _DIGIT_COMMA.sub('","', text)).replace("; ", '"; "')
+    return text.replace('"; "' + MINUS, '"; "' + _UNARY_MINUS)
 
 
 _math_safe = math_number

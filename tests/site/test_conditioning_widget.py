@@ -193,7 +193,7 @@ def test_the_shown_text_in_each_language(cond, site, lang, note, legend, kappa):
     rows = cond.locator(".ng-cond-table tbody th").all_inner_texts()
     assert rows[2] == {"en": "step used, 0.9·2/L", "zh": "所用步长 0.9·2/L", "ru": "используемый шаг 0,9·2/L"}[lang]
     assert rows[3] == {"en": "steps until the error is 10⁻⁶ of its start", "zh": "误差降到初始误差的 10⁻⁶ 所需步数",
-                       "ru": "шагов, пока ошибка не станет 10⁻⁶ от начальной"}[lang]
+                       "ru": "число шагов, пока ошибка не упадёт до 10⁻⁶ от начальной"}[lang]
     assert "30" in cond.locator('[data-widget="conditioning"] svg').first.get_attribute("aria-label")
 
 

@@ -176,7 +176,7 @@ def test_the_drawn_circle_and_vectors_are_the_cores_projected(ln3, keys):
         assert np.allclose(drawn["tips"][name], project(v)[0], rtol=0, atol=1e-9), name
 
 
-@pytest.mark.parametrize(("lang", "said"), [("en", "drawn at 10⁻¹⁵⁰ of their length"), ("ru", "в масштабе 10⁻¹⁵⁰"), ("zh", "按其长度的 10⁻¹⁵⁰ 画出")])
+@pytest.mark.parametrize(("lang", "said"), [("en", "drawn at 10⁻¹⁵⁰ of their length"), ("ru", "укороченными до 10⁻¹⁵⁰"), ("zh", "按其长度的 10⁻¹⁵⁰ 画出")])
 def test_a_huge_vector_is_drawn_shortened_and_says_so(ln3, site, lang, said):
     """At 1e150 the picture keeps the sphere, the circle and x̂ in view (they had collapsed onto the
     origin): x and its parts are drawn shortened by 10⁻¹⁵⁰, which the note under the figure says."""

@@ -194,7 +194,7 @@ def test_ui_text_is_complete_in_every_language():
             needed = set(Locale.parse(BABEL_LOCALES[lang]).plural_form.tags) | {"other"}
             for selector, categories in plural_forms(entry[lang]).items():
                 assert categories == needed, (key, lang, selector, categories ^ needed)
-    assert "нормировки" in text["layer.none"]["ru"] and "归一化" in text["layer.none"]["zh"]
+    assert "нормализации" in text["layer.none"]["ru"] and "归一化" in text["layer.none"]["zh"]
 
 
 @pytest.mark.parametrize(("lang", "n", "expected"), [

@@ -53,7 +53,7 @@ def test_the_page_offers_gif_webp_and_looping_mp4_with_their_sizes(rendered, ope
     stem = rendered / "scale-invariance" / "scale-invariance.en.dark.160px"
     sizes = {kind: (stem.parent / f"{stem.name}.{suffix}").stat().st_size
              for kind, suffix in (("gif", "gif"), ("webp", "webp"), ("loop", "loop.mp4"))}
-    for page_name, unit, comma in (("index.html", "kB", "."), ("index.ru.html", "КБ", ",")):
+    for page_name, unit, comma, space in (("index.html", "kB", ".", " "), ("index.ru.html", "КБ", ",", "\xa0")):
         page = open_page(rendered / "site" / page_name)
         figure = page.locator("#scale-invariance .ng-gif")
         links = figure.locator(".ng-formats a")
@@ -62,7 +62,7 @@ def test_the_page_offers_gif_webp_and_looping_mp4_with_their_sizes(rendered, ope
         for size in sizes.values():
             kilobytes = size / 1000
             number = f"{kilobytes:.0f}" if kilobytes >= 10 else f"{kilobytes:.1f}".rstrip("0").rstrip(".")
-            assert f"{number.replace('.', comma)} {unit}" in caption
+            assert f"{number.replace('.', comma)}{space}{unit}" in caption  # Russian: a no-break space
         assert figure.locator("img").get_attribute("src").endswith(".gif")
         snippet = figure.locator('.ng-snippet[data-snippet="loop"] textarea').input_value()
         assert snippet.startswith("<video src=") and "autoplay muted loop playsinline" in snippet

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from scenes.kit.typography import typeset
 from scenes.render.site.choose import VIDEO_KINDS, language_for, pick
 from scenes.render.site.model import LANGS, SCRIPTS, WEB_DIR, WIDGET_SIZE, WIDGETS, SiteLecture, SiteScene
 from scenes.render.site.placing import Placed
@@ -102,7 +103,8 @@ def _word_cues(subtitles: dict) -> list:
     item = subtitles.get("dark") or subtitles.get("light")
     if item is None:
         return []
-    return [[round(a, 3), round(b, 3), text] for a, b, text in read_cues(Path(item.source), keep_timestamps=True)]
+    return [[round(a, 3), round(b, 3), typeset(text, item.lang)]
+            for a, b, text in read_cues(Path(item.source), keep_timestamps=True)]
 
 
 def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: Placed, default_lang: str) -> dict:
@@ -112,9 +114,9 @@ def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: 
         entry = {"id": scene.id, "titles": {}, "steps": {}, "steps_lang": {}, "cues": {}, "video": {}}
         for lang in LANGS:
             video_lang = language_for(scene.media, VIDEO_KINDS, lang, default_lang)
-            entry["titles"][lang] = inline_math(scene_text(scene.titles, lang, default_lang))
+            entry["titles"][lang] = typeset(inline_math(scene_text(scene.titles, lang, default_lang)), lang)
             steps_lang, steps = scene_steps(scene, lang, video_lang, default_lang)
-            entry["steps"][lang] = [[s.start, s.end, s.text, s.key] for s in steps]
+            entry["steps"][lang] = [[s.start, s.end, typeset(s.text, steps_lang), s.key] for s in steps]
             entry["steps_lang"][lang] = steps_lang  # the language the steps' text is in (a recording's)
             entry["cues"][lang] = _word_cues(pick(scene.media, "subtitles", video_lang))
             entry["video"][lang] = {theme: placed.url(scene, item) for theme, item in pick(scene.media, "video", video_lang).items()}

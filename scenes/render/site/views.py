@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from scenes.kit.typography import typeset
 from scenes.render.site.choose import (ANIMATION_KINDS, STILL_KINDS, VIDEO_KINDS, language_for, only_theme, pick,
                                        real_themes)
 from scenes.render.site.model import LANGS, THEMES, WIDGET_SIZE, SiteMedia, SiteScene, SiteStep
@@ -124,10 +125,11 @@ def scene_view(scene: SiteScene, lang: str, default_lang: str, placed: Placed, t
     other = next((code for code in (default_lang, *LANGS) if code != lang and code in shown_langs), None)
     view = {
         "id": scene.id,
-        "title": inline_math(scene_text(scene.titles, lang, default_lang)),
-        "description": inline_math(scene_text(scene.descriptions, lang, default_lang)),
-        "steps": [{"start": s.start, "end": s.end, "text": s.text, "clock": _clock(s.start)} for s in steps],
-        "cues": [[round(a, 3), round(b, 3), c] for a, b, c in cues],
+        "title": typeset(inline_math(scene_text(scene.titles, lang, default_lang)), lang),
+        "description": typeset(inline_math(scene_text(scene.descriptions, lang, default_lang)), lang),
+        "steps": [{"start": s.start, "end": s.end, "text": typeset(s.text, steps_lang), "clock": _clock(s.start)}
+                  for s in steps],
+        "cues": [[round(a, 3), round(b, 3), typeset(c, cue_lang)] for a, b, c in cues],
         "cue_lang": cue_lang,
         "widget": scene.widget,
         "other_lang": t(lang, "page.other-language", language=t(other, "page.lang-name"), id=scene.id, code=lang)

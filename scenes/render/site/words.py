@@ -11,20 +11,22 @@ from pathlib import Path
 from babel.numbers import format_decimal
 
 from scenes.kit.numbers import BABEL_LOCALES
+from scenes.kit.typography import typeset
 from scenes.render.site.model import LANGS, WEB_DIR
 
 __all__ = ["ui_text", "inline_math", "kilobytes", "formula_svgs", "read_cues"]
 
 
 def ui_text() -> dict[str, dict[str, str]]:
-    """The page's and widgets' words: ``{key: {lang: text}}`` from ``scenes/web/ui.toml``."""
+    """The page's and widgets' words: ``{key: {lang: text}}`` from ``scenes/web/ui.toml``, each set
+    with its language's no-break spaces (``scenes.kit.typography``)."""
     with open(WEB_DIR / "ui.toml", "rb") as handle:
         table = tomllib.load(handle)
     for key, entry in table.items():
         missing = [lang for lang in LANGS if not entry.get(lang)]
         if missing:
             raise ValueError(f"ui.toml: {key!r} has no text for {', '.join(missing)}")
-    return table
+    return {key: {lang: typeset(text, lang) for lang, text in entry.items()} for key, entry in table.items()}
 
 
 _MATH_WORDS = {

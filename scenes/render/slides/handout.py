@@ -2,7 +2,8 @@
 scene its title, description and every step's last frame with its narration, in the deck's
 language (the videos' fonts: Libertinus, Noto Sans CJK for Chinese).
 
-The words reach Typst as data (``json("deck.json")``), never as markup, so no text needs escaping.
+The words reach Typst as data (``json("deck.json")``), never as markup, so no text needs escaping;
+Russian gets its no-break spaces ("1 %", "— …", ``scenes.kit.typography``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import typst
 
 from scenes.kit.languages import typst_preamble
+from scenes.kit.typography import typeset
 from scenes.render.slides.clips import frame_before
 from scenes.render.slides.sources import DeckScene
 from scenes.render.slides.words import deck_words
@@ -36,7 +38,7 @@ class HandoutReport:
 
 def write_handout(scenes: Sequence[DeckScene], target: Path, lang: str, work: Path) -> HandoutReport:
     """Write the handout of ``scenes`` to the PDF ``target``; frames and the Typst source go in ``work``."""
-    words = deck_words(lang)
+    words = {key: typeset(text, lang) for key, text in deck_words(lang).items()}
     data = {"title": words["title"], "subtitle": words["handout.subtitle"], "contents": words["contents"],
             "scenes": []}
     frames = 0
@@ -48,9 +50,10 @@ def write_handout(scenes: Sequence[DeckScene], target: Path, lang: str, work: Pa
                 image = image.resize((FRAME_WIDTH, round(image.height * FRAME_WIDTH / image.width)))
             name = f"{scene.id}.{number}.png"
             image.save(work / name, format="PNG", optimize=True)
-            steps.append({"image": name, "text": step.text})
+            steps.append({"image": name, "text": typeset(step.text, lang)})
             frames += 1
-        data["scenes"].append({"title": scene.title, "description": scene.description, "steps": steps})
+        data["scenes"].append({"title": typeset(scene.title, lang), "description": typeset(scene.description, lang),
+                               "steps": steps})
     (work / "deck.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     source = work / "handout.typ"
     source.write_text(typst_preamble(lang) + "\n" + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
