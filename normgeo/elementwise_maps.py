@@ -31,7 +31,7 @@ from normgeo.normalize import rms_norm
 from normgeo.validation import as_dimension, as_finite_array, as_positive_number
 
 __all__ = [
-    "MAPS",
+    "ELEMENTWISE_MAPS",
     "MapProperties",
     "MapsOnTokens",
     "OutlierEffect",
@@ -42,7 +42,7 @@ __all__ = [
     "outlier_effect",
 ]
 
-MAPS = ("dyt", "derf", "dyisru")
+ELEMENTWISE_MAPS = ("dyt", "derf", "dyisru")
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -74,7 +74,7 @@ def elementwise_map(name: str, x, alpha: float = 1.0, shift: float = 0.0, beta: 
         return scale * (array / m) / np.sqrt((math.sqrt(beta) / m) ** 2 + (array / m) ** 2)
     if name == "identity":
         return array
-    raise InvalidParameterError(f"unknown map {name!r}; choose one of {', '.join(MAPS)} or identity")
+    raise InvalidParameterError(f"unknown map {name!r}; choose one of {', '.join(ELEMENTWISE_MAPS)} or identity")
 
 
 def map_bound(name: str, scale: float = 1.0) -> float:
@@ -83,7 +83,7 @@ def map_bound(name: str, scale: float = 1.0) -> float:
         return 1.0
     if name == "dyisru":
         return as_positive_number(scale, "scale")
-    raise InvalidParameterError(f"map {name!r} has no bound; choose one of {', '.join(MAPS)}")
+    raise InvalidParameterError(f"map {name!r} has no bound; choose one of {', '.join(ELEMENTWISE_MAPS)}")
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def outlier_effect(token, channel: int, value: float, alpha: float = 1.0, shift:
         raise InvalidParameterError("the other channels must be non-zero: a ratio of outputs needs them")
     changed = x.copy()
     changed[channel] = _number(value, "value")
-    names = (*MAPS, "rmsnorm")
+    names = (*ELEMENTWISE_MAPS, "rmsnorm")
     factors, outputs = [], []
     for name in names:
         if name == "rmsnorm":
@@ -191,7 +191,7 @@ def outlier_effect(token, channel: int, value: float, alpha: float = 1.0, shift:
 
 @dataclass(frozen=True)
 class MapsOnTokens:
-    """The same tokens (rows of ``inputs``) through each of ``MAPS`` (``outputs`` in that order) and
+    """The same tokens (rows of ``inputs``) through each of ``ELEMENTWISE_MAPS`` (``outputs`` in that order) and
     RMSNorm at ε = 0: each map's box half-width (``bounds``) and the largest |y| it reached, and the
     RMSNorm outputs' token lengths (all √n: a sphere, not a box)."""
 
@@ -205,7 +205,7 @@ class MapsOnTokens:
     def inside_box(self, name: str) -> bool:
         """Every output entry of ``name`` lies in its box, |y| ≤ bound. (The maps never reach the
         bound, but in float64 tanh and erf round to exactly ±1 once |αx| is beyond about 19 and 6.)"""
-        index = MAPS.index(name)
+        index = ELEMENTWISE_MAPS.index(name)
         return bool(self.largest[index] <= self.bounds[index])
 
 
@@ -213,7 +213,7 @@ def maps_on_tokens(tokens, alpha: float = 1.0, shift: float = 0.0, beta: float =
                    scale: float = 1.0) -> MapsOnTokens:
     """Each element-wise map and RMSNorm on the tokens (tokens, n), e.g. ``dynamic_tanh_fit().inputs``."""
     x = as_token_states(tokens, "tokens")
-    outputs = tuple(elementwise_map(name, x, alpha, shift, beta, scale) for name in MAPS)
+    outputs = tuple(elementwise_map(name, x, alpha, shift, beta, scale) for name in ELEMENTWISE_MAPS)
     rms = rms_norm(x, eps=0.0)
-    return MapsOnTokens(x, outputs, tuple(map_bound(name, scale) for name in MAPS),
+    return MapsOnTokens(x, outputs, tuple(map_bound(name, scale) for name in ELEMENTWISE_MAPS),
                         tuple(float(np.max(np.abs(y))) for y in outputs), rms, np.linalg.norm(rms, axis=1))

@@ -32,8 +32,8 @@ from normgeo.projection import unit_direction
 from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number, as_positive_number
 
 __all__ = [
-    "KERNELS",
-    "SCHEMES",
+    "ATTENTION_KERNELS",
+    "ATTENTION_SCHEMES",
     "ClusteringTimes",
     "ParticleRun",
     "attention_targets",
@@ -44,8 +44,8 @@ __all__ = [
     "sphere_points",
 ]
 
-SCHEMES = ("post", "pre", "peri", "ngpt")
-KERNELS = ("softmax", "mean")
+ATTENTION_SCHEMES = ("post", "pre", "peri", "ngpt")
+ATTENTION_KERNELS = ("softmax", "mean")
 ON_SPHERE = ("post", "ngpt")
 
 
@@ -94,9 +94,9 @@ def _velocity(x: np.ndarray, beta: float, scheme: str, alpha: float, kernel: str
 
 
 def _check(beta, scheme: str, alpha, kernel: str) -> tuple[float, float]:
-    if scheme not in SCHEMES:
-        raise InvalidParameterError(f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
-    if kernel not in KERNELS:
+    if scheme not in ATTENTION_SCHEMES:
+        raise InvalidParameterError(f"unknown scheme {scheme!r}; choose one of {', '.join(ATTENTION_SCHEMES)}")
+    if kernel not in ATTENTION_KERNELS:
         raise InvalidParameterError(f"unknown kernel {kernel!r}; choose softmax or mean")
     return as_nonnegative_number(beta, "beta"), as_positive_number(alpha, "alpha")
 
@@ -214,7 +214,7 @@ def particle_run(points, beta: float, scheme: str = "post", t_end: float = 10.0,
 
 @dataclass(frozen=True)
 class ClusteringTimes:
-    """Time to cluster (diameter ≤ ``angle``) per scheme (rows, in ``SCHEMES`` order) and β
+    """Time to cluster (diameter ≤ ``angle``) per scheme (rows, in ``ATTENTION_SCHEMES`` order) and β
     (columns); None where the run of length ``t_end`` did not cluster."""
 
     betas: tuple[float, ...]
@@ -242,7 +242,7 @@ def clustering_times(betas=(0.0, 1.0, 4.0, 9.0), n: int = 16, d: int = 3, t_end:
     start = sphere_points(n, d, seed)
     angle = as_positive_number(angle, "angle")
     betas = tuple(float(as_nonnegative_number(b, "beta")) for b in betas)
-    runs = [[particle_run(start, b, s, t_end, steps, alpha) for b in betas] for s in SCHEMES]
-    return ClusteringTimes(betas, SCHEMES, angle, float(t_end),
+    runs = [[particle_run(start, b, s, t_end, steps, alpha) for b in betas] for s in ATTENTION_SCHEMES]
+    return ClusteringTimes(betas, ATTENTION_SCHEMES, angle, float(t_end),
                            tuple(tuple(r.time_to_cluster(angle) for r in row) for row in runs),
                            tuple(tuple(r.cluster_count(-1, 2 * angle) for r in row) for row in runs))

@@ -12,7 +12,7 @@ from scipy.special import erf
 
 from normgeo import dynamic_tanh_fit, rms_norm
 from normgeo.elementwise_maps import (
-    MAPS,
+    ELEMENTWISE_MAPS,
     elementwise_map,
     map_bound,
     map_properties,
@@ -70,7 +70,7 @@ def test_the_four_properties_per_map_and_the_settings_that_break_them():
     """At their usual settings all three maps have all four; Derf with s = 2 is neither zero-centred
     nor sensitive near 0 (slope e^{−4} of its peak); the identity is not bounded; tanh(−x) is not monotonic
     increasing nor sensitive in the sense of a positive slope."""
-    for name in MAPS:
+    for name in ELEMENTWISE_MAPS:
         p = map_properties(name)
         assert (p.zero_centred, p.bounded, p.sensitive_near_zero, p.monotonic) == (True, True, True, True)
     shifted = map_properties("derf", shift=2.0)
@@ -90,8 +90,8 @@ def test_an_outlier_shrinks_the_other_channels_under_rmsnorm_only():
     effect = outlier_effect(x, 4, 80.0, alpha=0.5, shift=0.1, beta=3.0, scale=2.0)
     total = math.fsum(x * x)
     assert effect.factor("rmsnorm") == pytest.approx(math.sqrt(total / (total - x[4] ** 2 + 6400.0)), rel=1e-12)
-    assert [effect.factor(name) for name in MAPS] == [1.0, 1.0, 1.0]
-    assert effect.shrinks_others("rmsnorm") and not any(effect.shrinks_others(name) for name in MAPS)
+    assert [effect.factor(name) for name in ELEMENTWISE_MAPS] == [1.0, 1.0, 1.0]
+    assert effect.shrinks_others("rmsnorm") and not any(effect.shrinks_others(name) for name in ELEMENTWISE_MAPS)
     np.testing.assert_allclose(effect.outlier_outputs[:3], [math.tanh(40.0), math.erf(40.1),
                                                             2 * 80 / math.sqrt(3 + 6400)], rtol=1e-14)
     assert effect.outlier_outputs[3] == pytest.approx(80.0 / math.sqrt((total - x[4] ** 2 + 6400.0) / 12), rel=1e-12)
@@ -101,7 +101,7 @@ def test_on_the_dynamic_tanh_tokens_maps_make_boxes_and_rmsnorm_a_sphere():
     """The dynamic-tanh tokens: each map stays in its box (|y| ≤ 1, 1, c); RMSNorm puts every token at √n."""
     tokens = dynamic_tanh_fit().inputs
     result = maps_on_tokens(tokens, alpha=0.5, shift=0.2, beta=4.0, scale=8.0)
-    assert result.bounds == (1.0, 1.0, 8.0) and all(result.inside_box(name) for name in MAPS)
+    assert result.bounds == (1.0, 1.0, 8.0) and all(result.inside_box(name) for name in ELEMENTWISE_MAPS)
     np.testing.assert_allclose(result.rms_lengths, math.sqrt(tokens.shape[1]), rtol=1e-12)
     np.testing.assert_allclose(result.outputs[1], erf(0.5 * tokens + 0.2), rtol=1e-14, atol=1e-15)
     assert np.array_equal(result.inputs, tokens)

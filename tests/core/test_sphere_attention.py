@@ -11,7 +11,7 @@ from scipy.integrate import solve_ivp
 
 from normgeo.errors import InvalidParameterError, ShapeError, ZeroVectorError
 from normgeo.sphere_attention import (
-    SCHEMES,
+    ATTENTION_SCHEMES,
     attention_targets,
     cluster_count,
     clustering_times,
@@ -89,7 +89,7 @@ def test_ngpt_pair_at_beta_zero_turns_as_tan_quarter_angle_times_exp_minus_alpha
     np.testing.assert_allclose(half, 2 * np.arctan(math.tan(0.7) * np.exp(-alpha * run.times)), atol=1e-8)
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("scheme", ATTENTION_SCHEMES)
 def test_the_integrator_is_fourth_order(scheme):
     """Halving the step divides the error at t = 2 (against 64× finer steps) by about 2⁴ = 16."""
     start = sphere_points(6, 3, seed=3)
