@@ -36,6 +36,7 @@ __all__ = [
     "ATTENTION_SCHEMES",
     "ClusteringTimes",
     "ParticleRun",
+    "angular_speeds",
     "attention_targets",
     "cluster_count",
     "clustering_times",
@@ -47,6 +48,7 @@ __all__ = [
 ATTENTION_SCHEMES = ("post", "pre", "peri", "ngpt")
 ATTENTION_KERNELS = ("softmax", "mean")
 ON_SPHERE = ("post", "ngpt")
+MAX_MEAN_BETA = 700.0  # e^700 is finite in float64, e^710 is not
 
 
 def sphere_points(n: int = 16, d: int = 3, seed: int = 0) -> np.ndarray:
@@ -98,7 +100,11 @@ def _check(beta, scheme: str, alpha, kernel: str) -> tuple[float, float]:
         raise InvalidParameterError(f"unknown scheme {scheme!r}; choose one of {', '.join(ATTENTION_SCHEMES)}")
     if kernel not in ATTENTION_KERNELS:
         raise InvalidParameterError(f"unknown kernel {kernel!r}; choose softmax or mean")
-    return as_nonnegative_number(beta, "beta"), as_positive_number(alpha, "alpha")
+    beta = as_nonnegative_number(beta, "beta")
+    if kernel == "mean" and beta > MAX_MEAN_BETA:
+        raise InvalidParameterError(f"beta must be ≤ {MAX_MEAN_BETA:g} with the mean kernel (e^β overflows), "
+                                    f"got {beta}")
+    return beta, as_positive_number(alpha, "alpha")
 
 
 def attention_targets(directions, beta: float, kernel: str = "softmax") -> np.ndarray:
@@ -111,6 +117,22 @@ def particle_velocity(x, beta: float, scheme: str = "post", alpha: float = 1.0, 
     """ẋ for every particle (rows of x) under ``scheme`` (module docstring); ``alpha`` is nGPT's rate."""
     beta, alpha = _check(beta, scheme, alpha, kernel)
     return _velocity(_points(x), beta, scheme, alpha, kernel)
+
+
+def angular_speeds(x, beta: float, scheme: str = "post", alpha: float = 1.0, kernel: str = "softmax") -> np.ndarray:
+    """How fast each particle's direction turns, ‖P_θ ẋ‖/‖x‖ (radians per unit time), shape (n,).
+
+    Post and ngpt live on the unit sphere, so their points are put there first (r = 1), as
+    ``particle_run`` does. At r = 1 it is ‖P_θ A‖ (post, pre), ‖P_θ A‖/‖A‖ (peri) and α‖P_θ A‖/‖A‖
+    (ngpt); since A is an average of unit vectors, ‖A‖ ≤ 1, so at r = 1 peri turns every token at
+    least as fast as post.
+    """
+    beta, alpha = _check(beta, scheme, alpha, kernel)
+    points = _unit_rows(_points(x)) if scheme in ON_SPHERE else _points(x)
+    theta = _unit_rows(points)
+    velocity = _velocity(points, beta, scheme, alpha, kernel)
+    tangent = velocity - np.sum(velocity * theta, axis=1, keepdims=True) * theta
+    return np.linalg.norm(tangent, axis=1) / np.linalg.norm(points, axis=1)
 
 
 @dataclass(frozen=True)

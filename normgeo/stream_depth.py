@@ -66,9 +66,13 @@ def stream_states(weights, start, arrangement: str) -> np.ndarray:
     """x₀ … x_L for the tokens ``start`` (tokens, n) through sub-layers ``weights`` (L, n, n) arranged
     as ``arrangement``; shape (L + 1, tokens, n). Neither input is changed."""
     _check(arrangement)
-    x = np.array(start, dtype=np.float64)
+    x = as_token_states(start, "start")
+    weights = as_finite_array(weights, "weights", min_ndim=3)
+    if weights.ndim != 3 or weights.shape[1:] != (x.shape[1], x.shape[1]):
+        raise ShapeError(f"weights must have shape (L, {x.shape[1]}, {x.shape[1]}) for tokens of width "
+                         f"{x.shape[1]}, got {weights.shape}")
     states = [x]
-    for depth, w in enumerate(np.asarray(weights, dtype=np.float64), start=1):
+    for depth, w in enumerate(weights, start=1):
         if arrangement == "post":
             x = _ln(x + x @ w.T)
         elif arrangement == "pre":

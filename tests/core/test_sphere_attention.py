@@ -12,6 +12,7 @@ from scipy.integrate import solve_ivp
 from normgeo.errors import InvalidParameterError, ShapeError, ZeroVectorError
 from normgeo.sphere_attention import (
     ATTENTION_SCHEMES,
+    angular_speeds,
     attention_targets,
     cluster_count,
     clustering_times,
@@ -146,6 +147,32 @@ def test_the_run_measures_are_the_brute_force_ones():
     assert cluster_count([[1, 0, 0], [0.9999, 0.01, 0], [0, 1, 0], [0, 0.9999, 0.01], [-1, 0, 0]]) == 3
 
 
+@pytest.mark.parametrize("scheme", ATTENTION_SCHEMES)
+def test_angular_speeds_are_the_rate_at_which_directions_turn(scheme):
+    """The angle between a particle's direction at 0 and after one RK4 step of length h = 10⁻⁶,
+    divided by h, is its angular speed (to 1e-4 relative); the points start off the unit sphere
+    (post and ngpt put them on it first, pre and peri keep their lengths)."""
+    points = sphere_points(7, 4, seed=5) * np.linspace(0.5, 2.0, 7)[:, None]
+    run = particle_run(points, 3.0, scheme, t_end=1e-6, steps=1, alpha=0.7)
+    a, b = run.directions
+    turned = 2 * np.arctan2(np.linalg.norm(a - b, axis=1), np.linalg.norm(a + b, axis=1)) / 1e-6
+    np.testing.assert_allclose(angular_speeds(points, 3.0, scheme, alpha=0.7), turned, rtol=1e-4)
+
+
+def test_at_unit_length_peri_turns_at_least_as_fast_as_post_and_pre_as_fast():
+    """‖A‖ ≤ 1 (an average of unit vectors): on the unit sphere peri's speed ‖P A‖/‖A‖ ≥ post's ‖P A‖,
+    pre's equals post's, ngpt's is α times peri's; at length r pre's is post's divided by r."""
+    for seed in range(20):
+        points = sphere_points(9, 3, seed=seed)
+        for beta in (0.0, 1.0, 5.0):
+            post = angular_speeds(points, beta, "post")
+            assert np.all(angular_speeds(points, beta, "peri") >= post * (1 - 1e-12))
+            np.testing.assert_allclose(angular_speeds(points, beta, "pre"), post, rtol=1e-12)
+            np.testing.assert_allclose(angular_speeds(points, beta, "ngpt", alpha=0.3),
+                                       0.3 * angular_speeds(points, beta, "peri"), rtol=1e-12)
+            np.testing.assert_allclose(angular_speeds(4 * points, beta, "pre"), post / 4, rtol=1e-12)
+
+
 def test_the_default_study_numbers_and_predicates():
     """Seeded toy: at β ≤ 1 post and ngpt gather all 16 tokens within t = 30 (ngpt first); pre and
     peri, whose radii grow, have not yet; at β = 9 several groups remain at t = 30 under every scheme."""
@@ -172,4 +199,8 @@ def test_inputs_are_kept_and_bad_input_is_refused():
         particle_velocity([[1.0, 0.0], [-1.0, 0.0]], 0.0, "peri")
     with pytest.raises(ShapeError):
         particle_run([1.0, 2.0], 1.0)
+    with pytest.raises(InvalidParameterError, match="mean kernel"):
+        particle_run(points, 800.0, kernel="mean")
+    with pytest.raises(InvalidParameterError, match="unknown kernel"):
+        attention_targets(points, 1.0, kernel="sparse")
     assert np.array_equal(sphere_points(4, 3, seed=9), sphere_points(4, 3, seed=9))

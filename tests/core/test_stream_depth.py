@@ -166,3 +166,5 @@ def test_bad_input_is_refused_in_one_line():
         stream_profile_of_calls([np.ones((2, 3)), np.ones((3, 3))])
     with pytest.raises(InvalidParameterError):
         stream_depth_study(scale_factor=0.0)
+    with pytest.raises(ShapeError, match=r"weights must have shape \(L, 4, 4\)"):
+        stream_states(weights, _tokens(2, 4), "pre")
