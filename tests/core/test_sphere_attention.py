@@ -173,6 +173,15 @@ def test_at_unit_length_peri_turns_at_least_as_fast_as_post_and_pre_as_fast():
             np.testing.assert_allclose(angular_speeds(4 * points, beta, "pre"), post / 4, rtol=1e-12)
 
 
+@pytest.mark.parametrize("scheme", ["post", "ngpt"])
+def test_the_default_step_gives_the_time_to_cluster_to_a_hundredth(scheme):
+    """dt = 0.25 (the study's default) against dt = 0.025: the same time to cluster within 0.01."""
+    start = sphere_points(16, 3, seed=0)
+    coarse = particle_run(start, 1.0, scheme, t_end=30.0, steps=120).time_to_cluster()
+    fine = particle_run(start, 1.0, scheme, t_end=30.0, steps=1200).time_to_cluster()
+    assert coarse == pytest.approx(fine, abs=0.01)
+
+
 def test_the_default_study_numbers_and_predicates():
     """Seeded toy: at β ≤ 1 post and ngpt gather all 16 tokens within t = 30 (ngpt first); pre and
     peri, whose radii grow, have not yet; at β = 9 several groups remain at t = 30 under every scheme."""
