@@ -191,9 +191,9 @@ def outlier_effect(token, channel: int, value: float, alpha: float = 1.0, shift:
 
 @dataclass(frozen=True)
 class MapsOnTokens:
-    """The same tokens (rows of ``inputs``) through each of ``ELEMENTWISE_MAPS`` (``outputs`` in that order) and
-    RMSNorm at ε = 0: each map's box half-width (``bounds``) and the largest |y| it reached, and the
-    RMSNorm outputs' token lengths (all √n: a sphere, not a box)."""
+    """The same tokens (rows of ``inputs``) through each of ``ELEMENTWISE_MAPS`` (``outputs`` in that
+    order) and RMSNorm at ε = 0: each map's box half-width (``bounds``) and the largest |y| it
+    reached, and the RMSNorm outputs' token lengths (all √n: a sphere, not a box)."""
 
     inputs: np.ndarray
     outputs: tuple[np.ndarray, ...]
