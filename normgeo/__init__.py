@@ -110,6 +110,41 @@ from normgeo.sets import (
 from normgeo.statistic_groups import GroupStatistics, averaged_axes, statistic_groups, statistics_by_group
 from normgeo.tally import count_nearest
 from normgeo.view import view_angles
+from normgeo.stream_depth import (
+    STREAM_ARRANGEMENTS,
+    StreamProfile,
+    StreamStudy,
+    stream_depth_study,
+    stream_profile,
+    stream_profile_of_calls,
+    stream_states,
+)
+from normgeo.sphere_attention import (
+    ATTENTION_KERNELS,
+    ATTENTION_SCHEMES,
+    ClusteringTimes,
+    ParticleRun,
+    angular_speeds,
+    attention_targets,
+    cluster_count,
+    clustering_times,
+    particle_run,
+    particle_velocity,
+    sphere_points,
+)
+from normgeo.ngpt_step import NGPTStep, arc_fraction, ngpt_step, ngpt_update
+from normgeo.elementwise_maps import (
+    ELEMENTWISE_MAPS,
+    MapProperties,
+    MapsOnTokens,
+    OutlierEffect,
+    elementwise_map,
+    map_bound,
+    map_properties,
+    maps_on_tokens,
+    outlier_effect,
+)
+from normgeo.mean_direction import MeanDirectionProfile, angles_to_ones, chance_angle_to_ones, mean_direction_profile
 
 __version__ = "0.1.0"
 
@@ -248,4 +283,39 @@ __all__ = [
     "WeightDecayRun",
     "ZeroVarianceError",
     "ZeroVectorError",
+    "STREAM_ARRANGEMENTS",
+    "StreamProfile",
+    "StreamStudy",
+    "stream_depth_study",
+    "stream_profile",
+    "stream_profile_of_calls",
+    "stream_states",
+    "ATTENTION_KERNELS",
+    "ATTENTION_SCHEMES",
+    "ClusteringTimes",
+    "ParticleRun",
+    "angular_speeds",
+    "attention_targets",
+    "cluster_count",
+    "clustering_times",
+    "particle_run",
+    "particle_velocity",
+    "sphere_points",
+    "NGPTStep",
+    "arc_fraction",
+    "ngpt_step",
+    "ngpt_update",
+    "ELEMENTWISE_MAPS",
+    "MapProperties",
+    "MapsOnTokens",
+    "OutlierEffect",
+    "elementwise_map",
+    "map_bound",
+    "map_properties",
+    "maps_on_tokens",
+    "outlier_effect",
+    "MeanDirectionProfile",
+    "angles_to_ones",
+    "chance_angle_to_ones",
+    "mean_direction_profile",
 ]
