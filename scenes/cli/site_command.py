@@ -28,14 +28,24 @@ def _build(out_dir: Path, site_dir: Path | None, lang: str, voice: str | None = 
 @click.command("site")
 @out_option
 @click.option("--site", "site_dir", type=click.Path(path_type=Path), default=None,
-              help="Where to write the site (default: <out>/site).")
+              help="Where to write the site (default: <out>/site): a new or empty folder, or a site normgeo "
+                   "wrote before (it holds a .normgeo-site.json), which is replaced whole. Refused: a folder "
+                   "holding anything else, and the renders folder, a folder holding it or inside it.")
 @page_lang_option
 @site_voice_option
 @reports_bad_input
 def site_command(out_dir: Path, site_dir: Path | None, lang: str, voice: str) -> None:
     """Build a static site from what the output folder holds: per scene its video (the narrated one
     where there is one) with subtitles, narrated text, still, GIF with embed snippets and live widget;
-    presenter mode. Opens from disk."""
+    presenter mode. Opens from disk.
+
+    \b
+    Reads the output folder (--out) and writes nothing in it but <out>/site.
+    Writes only the site folder: built beside it, then swapped in at once, so
+    the folder holds the old site or the new one, whole. It never deletes a
+    file normgeo did not write: a folder of yours is refused, and so is a
+    site you added a file to (move it out first).
+    """
     _build(out_dir, site_dir, lang, chosen_voice(voice, "the site"))
 
 
