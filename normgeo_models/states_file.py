@@ -15,13 +15,15 @@ line (``StatesFileError``). Needs numpy and safetensors, never torch.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from safetensors import SafetensorError, safe_open
-from safetensors.numpy import save_file
+from safetensors.numpy import save
 
 from normgeo.validation import as_finite_array, as_nonnegative_number
 
@@ -33,6 +35,13 @@ KINDS = ("rmsnorm", "layernorm", "batchnorm", "groupnorm", "unknown")
 MAX_STATE_BYTES = 1 << 30  # 1 GiB of tensors: far more than a few sentences of any model's norm layers
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".pkl", ".pickle", ".ckpt")
 PARTS = ("input", "output", "weight", "bias")
+
+
+def _file_mode() -> int:
+    """rw-r--r-- less what the user's umask takes away: the mode of normgeo's renders too."""
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return 0o644 & ~mask
 
 
 class StatesFileError(ValueError):
@@ -80,7 +89,8 @@ class States:
 
 def write_states(path, states: States, dtype=np.float32) -> Path:
     """Write ``states`` as safetensors (``.safetensors``) or ``.npz``, every array as ``dtype``;
-    the file appears whole or not at all (written beside it, then renamed)."""
+    the file appears whole or not at all (written beside it, then renamed), with the mode of a
+    render (rw-r--r-- less the umask). An ``OSError`` (a read-only folder) leaves nothing behind."""
     path = Path(path)
     tensors: dict[str, np.ndarray] = {}
     layers = []
@@ -95,13 +105,15 @@ def write_states(path, states: States, dtype=np.float32) -> Path:
                            "dtype": np.dtype(dtype).name,
                            "tokens": list(states.tokens), "notes": states.notes, "layers": layers, **states.extra},
                           ensure_ascii=False)
-    partial = path.with_name(f".{path.name}.partial")
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    partial = Path(name)  # its own name: two runs writing one file never write into each other's
     try:
-        if path.suffix == ".npz":
-            with open(partial, "wb") as handle:
+        with os.fdopen(descriptor, "wb") as handle:  # (safetensors' own writer reports I/O errors as its own type)
+            if path.suffix == ".npz":
                 np.savez(handle, __metadata__=np.frombuffer(metadata.encode(), dtype=np.uint8), **tensors)
-        else:
-            save_file(tensors, str(partial), metadata={"normgeo": metadata})
+            else:
+                handle.write(save(tensors, metadata={"normgeo": metadata}))
+        os.chmod(partial, _file_mode())
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)

@@ -8,7 +8,6 @@ import click
 
 from scenes.cli.errors import reports_bad_input
 from scenes.cli.options import chosen_voice, out_option, page_lang_option, site_voice_option
-from scenes.render.checks import check_output_folder
 from scenes.render.errors import InputError
 from scenes.render.manifest import MANIFEST_NAME
 from scenes.render.site.publish import publish_site
@@ -20,7 +19,7 @@ def _build(out_dir: Path, site_dir: Path | None, lang: str, voice: str | None = 
     if not (Path(out_dir) / MANIFEST_NAME).is_file():
         raise InputError(f"{out_dir} holds no {MANIFEST_NAME}: nothing was rendered there "
                          "(render first, e.g. `normgeo render`, or pass the folder you rendered into with --out)")
-    report = publish_site(check_output_folder(out_dir), site_dir, lang, voice)
+    report = publish_site(out_dir, site_dir, lang, voice)  # reads out_dir: it may be read-only
     click.echo(f"site: {report.site_dir / 'index.html'} ({report.scenes} scenes, {report.media_files} media files, "
                f"{report.total_bytes / 1e6:.1f} MB); presenter mode: {report.site_dir / 'present.html'}")
 

@@ -14,11 +14,13 @@ refuses ``<track src>`` from ``file://`` too).
 
 from __future__ import annotations
 
+import errno
 import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from scenes.render.errors import InputError
 from scenes.render.site.folder import check_replaceable, swap_in, write_mark
 from scenes.render.site.model import (LANGS, MEDIA_KINDS, THEMES, WIDGET_FOR_SCENE, WIDGET_SIZE, WIDGETS, SiteLecture,
                                       SiteMedia, SiteReport, SiteScene, SiteStep)
@@ -44,6 +46,16 @@ __all__ = [
     "read_cues",
     "formula_svgs",
 ]
+
+
+#: what an unwritable place answers (read-only mount, permissions, immutable, full, a mount point)
+UNWRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EBUSY}
+
+
+def _why(error: OSError) -> str:
+    if error.errno == errno.EBUSY:
+        return "it is a mount point, which cannot be swapped for a new site: give a folder inside it"
+    return str(error.strerror or error)
 
 
 def _tree_bytes(root: Path) -> int:
@@ -79,16 +91,20 @@ def build_site(
             if not Path(item.source).is_file():
                 raise FileNotFoundError(f"scene {scene.id!r}: media file {item.source} does not exist")
     check_replaceable(site_dir)
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
+    staging = None
     try:
+        site_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
         placed = place_media(scenes, lectures, staging)
         pages = write_pages(scenes, staging, placed, lectures, default_lang, formula_svgs())
         write_mark(staging)
         check_replaceable(site_dir)  # again: a file may have come in while the site was built
         swap_in(staging, site_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+    except BaseException as error:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(error, OSError) and error.errno in UNWRITABLE:
+            raise InputError(f"cannot write the site {site_dir}: {_why(error)}; nothing was changed") from None
         raise
     return SiteReport(site_dir, len(scenes), placed.count, placed.bytes, _tree_bytes(site_dir), pages)
 

@@ -21,8 +21,9 @@ import shutil
 from pathlib import Path
 
 from scenes.render.errors import InputError
+from scenes.render.files import FOLDER_MODE
 
-__all__ = ["MARK", "check_replaceable", "check_apart_from_renders", "write_mark", "swap_in"]
+__all__ = ["MARK", "check_apart_from_renders", "check_replaceable", "swap_in", "write_mark"]
 
 MARK = ".normgeo-site.json"
 _FORMAT = "normgeo-site"
@@ -122,7 +123,7 @@ def _exchange(first: Path, second: Path) -> bool:
 
 def swap_in(staging: Path, site_dir: Path) -> None:
     """Put the built ``staging`` folder where ``site_dir`` is (replacing it) and delete the old one."""
-    os.chmod(staging, 0o755)
+    os.chmod(staging, FOLDER_MODE)
     if site_dir.is_dir() and _exchange(staging, site_dir):
         shutil.rmtree(staging, ignore_errors=True)  # now the old site
         return

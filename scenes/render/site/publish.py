@@ -17,10 +17,10 @@ from scenes.kit.registry import SCENES
 from scenes.render.manifest import Manifest
 from scenes.render.names import voice_tag
 from scenes.render.settings import PRESET_SIZES
-from scenes.render.site.folder import check_apart_from_renders
 from scenes.render.site import WIDGET_FOR_SCENE, SiteLecture, SiteMedia, SiteReport, SiteScene, SiteStep, build_site
+from scenes.render.site.folder import check_apart_from_renders
 
-__all__ = ["site_content", "publish_site", "record_height", "record_voice"]
+__all__ = ["publish_site", "record_height", "record_voice", "site_content"]
 
 KIND_OF_SUFFIX = {".mp4": "video", ".webm": "video", ".gif": "gif", ".webp": "webp", ".png": "still", ".vtt": "subtitles"}
 
