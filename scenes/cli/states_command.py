@@ -76,5 +76,9 @@ def states_command(model: str, text: str, out: Path, dtype: str) -> None:
         out.unlink(missing_ok=True)
         raise UsageProblem(f"the states could not be stored as {dtype}: {error}") from None
     kinds = sorted({layer.kind for layer in states.layers})
+    if odd := states.extra.get("follow_no_formula"):
+        shown = ", ".join(odd[:3]) + (f" and {len(odd) - 3} more" if len(odd) > 3 else "")
+        click.echo(f"note: {len(odd)} calls' outputs follow no normalization formula of their input, ε, γ and β "
+                   f"({shown}): kept as kind unknown, which no scene explains", err=True)
     click.echo(f"{out}: {len(states.layers)} normalization calls ({', '.join(kinds)}), {len(states.tokens)} tokens, "
                f"{out.stat().st_size / 1e6:.2f} MB, {time.perf_counter() - started:.1f} s")

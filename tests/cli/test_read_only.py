@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from normgeo import rms_norm
 from normgeo_models.states_file import LayerStates, States, write_states
 from tests.cli.test_site_folder import renders, tree  # noqa: F401  (the fixture of a renders folder)
 
@@ -49,7 +50,7 @@ def immutable(folder: Path):
 
 def tiny_states() -> States:
     x = np.arange(12.0).reshape(3, 4)
-    return States("tiny", "a b c", (LayerStates("norm", "rmsnorm", 1e-6, x, x / 2, np.ones(4)),), ("a", "b", "c"))
+    return States("tiny", "a b c", (LayerStates("norm", "rmsnorm", 1e-6, x, rms_norm(x, 1e-6), None),), ("a", "b", "c"))
 
 
 def test_states_into_a_read_only_folder_is_one_line_and_writes_nothing(tmp_path):
