@@ -51,7 +51,7 @@ def test_the_page_offers_gif_webp_and_looping_mp4_with_their_sizes(rendered, ope
     the Russian page), the shown one is the GIF, and the looping MP4's snippet is a muted,
     looping, inline <video>, whose file plays in Chromium."""
     normgeo("site", "--out", rendered)
-    stem = rendered / "scale-invariance" / "scale-invariance.en.dark.160px"
+    stem = rendered / "scale-invariance" / "scale-invariance.en.dark.160px.from192x108"
     sizes = {kind: (stem.parent / f"{stem.name}.{suffix}").stat().st_size
              for kind, suffix in (("gif", "gif"), ("webp", "webp"), ("loop", "loop.mp4"))}
     for page_name, unit, comma in (("index.html", "kB", "."), ("index.ru.html", "КБ", ",")):
