@@ -98,8 +98,8 @@ spec_option = click.option("--spec", "spec_file", type=click.Path(path_type=Path
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
                            help="Scenes rendered at once, each in its own process (default: number of cores).")
 scheduler_option = click.option("--scheduler", default=None, envvar="NORMGEO_SCHEDULER", metavar="tcp://HOST:PORT",
-                                help="Render on a Dask cluster (`dask scheduler`, then `dask worker tcp://HOST:PORT "
-                                     "--nthreads 1` on each machine with normgeo) instead of local processes; "
+                                help="Render on a Dask cluster (`dask scheduler`, then `normgeo worker "
+                                     "tcp://HOST:PORT` on each machine with normgeo) instead of local processes; "
                                      "also NORMGEO_SCHEDULER. Needs pip install 'normgeo[cluster]'.")
 split_option = click.option("--split", type=click.IntRange(1, 64), default=1, show_default=True, metavar="N",
                             help="Render each video as N ranges of its animations on N workers and join them "

@@ -27,7 +27,9 @@ class TerminalReporter(Reporter):
         self.console = Console(stderr=True, quiet=quiet, highlight=False, soft_wrap=True)
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                                 console=self.console, transient=True, disable=quiet)
+                                 console=self.console, transient=True,
+                                 disable=quiet or not self.console.is_terminal)  # (off a terminal rich
+        # draws no bar, but leaves a blank line where it was: before the summary or "interrupted")
         self.batch = self.progress.add_task(batch_title(total, matrix, where), total=total)
         self.running: dict[str, int] = {}
         self.worker_tasks: dict[str, int] = {}
