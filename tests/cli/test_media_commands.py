@@ -57,6 +57,9 @@ def test_gif_reports_size_and_ssim_and_respects_a_budget(run, tmp_path):
         shown = sum(float(frame.duration * frame.time_base) for frame in container.decode(stream))
     assert shown == pytest.approx(record["duration_s"], abs=0.05)
     assert "SSIM" in result.output and "160×90" in result.output
+    with av.open(str(gif)) as container:  # the first frame is the finished picture, never a blank one
+        first = next(container.decode(video=0)).to_ndarray(format="rgb24")
+    assert first.reshape(-1, 3).std(axis=0).max() > 10
 
 
 @pytest.mark.render
