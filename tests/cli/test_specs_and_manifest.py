@@ -281,3 +281,21 @@ def test_the_summary_says_set_won_and_quotes_the_folder_for_the_shell(run, tmp_p
     assert result.exit_code == 0, result.output
     assert "--set radius won over the spec file's value" in " ".join(result.output.split())
     assert f"`normgeo site --out '{out}'` puts them on the site" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(("scene", "shown", "args", "refused"), [
+    ("radial-projection", "each vector non-zero, of length 0.001 … 1000", ("--set", "vectors=2000,0"),
+     "keep lengths between 0.001 and 1000"),
+    ("layernorm-gradient", "each vector non-zero, of length 0.001 … 5", ("--set", "gradient=9,0,0"),
+     "keep lengths between 0.001 and 5"),
+    ("covariate-shift", "with the other settings at their defaults: 1 … 100", ("--set", "window=150"),
+     "must be between 1 and 100"),
+    ("conditioning", "also refused: must be at most 10⁶ times small_scale (1)", ("--set", "large_scale=1e7"),
+     "must be at most 10⁶ times small_scale (1)"),
+    ("conditioning", "also refused: must be at least 10 times small_scale (1)", ("--set", "large_scale=5"),
+     "must be at least 10 times small_scale (1)"),
+])
+def test_spec_shows_every_limit_with_the_numbers_its_error_prints(run, tmp_path, scene, shown, args, refused):
+    assert shown in run("spec", scene).output
+    result = run("still", scene, *args, "--out", tmp_path)
+    assert result.exit_code == 2 and refused in result.output, result.output
