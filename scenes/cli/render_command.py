@@ -26,7 +26,15 @@ __all__ = ["render_command", "still_command", "gif_command"]
 def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voice, resolution, quality, **common) -> None:
     """Render scenes (default: all) into the output folder: videos (mp4, webm, mov) with subtitles
     (.srt and .vtt), narrated with --voice; png (the final frame) and gif (the web animation) have no
-    subtitles and stay silent. Then `normgeo site` puts them on the site."""
+    subtitles and stay silent. Then `normgeo site` puts them on the site.
+
+    \b
+    Writes into the output folder only: <out>/<id>/<id>.<lang>.<theme>…<ext>
+    (with .srt/.vtt beside a video) and <out>/manifest.json. A file is
+    replaced only by a render of the same name (same scene, spec and
+    settings) when its inputs changed or with --force, whole (written beside
+    it, then renamed); other files are never touched or deleted.
+    """
     check_format(fmt)
     check_transparency(fmt, transparent)
     selected = scene_selection(scene_ids, all_scenes)
@@ -46,7 +54,13 @@ def render_command(scene_ids, all_scenes, fmt, transparent, encoder_preset, voic
 @click.option("--transparent", is_flag=True, help="Transparent background.")
 @reports_bad_input
 def still_command(scene_ids, all_scenes, transparent, resolution, quality, **common) -> None:
-    """The final frame of scenes as PNG: the figure for a blog post."""
+    """The final frame of scenes as PNG: the figure for a blog post.
+
+    \b
+    Writes <out>/<id>/<id>.<lang>.<theme>[.<spec tag>].<quality>.png and
+    <out>/manifest.json, nothing else; the same name is replaced only when
+    its inputs changed (or with --force), whole.
+    """
     settings = RenderSettings(quality, "png", transparent, resolution)
     render_and_report(scene_selection(scene_ids, all_scenes), settings, still=True, **common)
 

@@ -58,3 +58,12 @@ def test_the_progress_display_leaves_no_blank_line_off_a_terminal(capfd):
 def test_scheduler_help_names_normgeo_worker_as_the_readme_does():
     text = " ".join(CliRunner().invoke(cli, ["render", "--help"]).output.split())
     assert "`normgeo worker tcp://HOST:PORT`" in text and "dask worker" not in text
+
+
+def test_each_writing_command_says_in_its_help_what_it_touches():
+    for command, words in (("render", "other files are never touched or deleted"), ("still", "nothing else"),
+                           ("gif", "never replace each other"), ("lecture", "Nothing is deleted"),
+                           ("slides", "and nothing else"), ("states", "writes nothing else"),
+                           ("site", "never deletes a file normgeo did not write")):
+        text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+        assert words in text, command
