@@ -27,7 +27,8 @@ import transformers  # noqa: E402
 from normgeo_models.capture import capture_states  # noqa: E402
 from normgeo_models.states_file import States  # noqa: E402
 
-__all__ = ["BUNDLED", "SMOLLM2_INSTALL", "SMOLLM2_PACKAGE", "ModelError", "LoadedModel", "smollm2_file", "minilm_folder", "load_model", "states_for_text"]
+__all__ = ["BUNDLED", "SMOLLM2_INSTALL", "SMOLLM2_PACKAGE", "LoadedModel", "ModelError", "load_model", "minilm_folder",
+           "smollm2_file", "states_for_text"]
 
 BUNDLED = ("smollm2", "minilm")
 

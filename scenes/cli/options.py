@@ -83,7 +83,8 @@ themes_option = click.option("--theme", default=DEFAULT_THEME, show_default=True
                              help="dark (lecture video), light (white background for blogs), dark,light or all.")
 out_option = click.option("--out", "out_dir", default="renders", show_default=True, type=click.Path(path_type=Path),
                           help="Output folder.")
-quality_option = click.option("-q", "--quality", default=DEFAULT_QUALITY, show_default=True, callback=one_of("quality", tuple(QUALITIES)),
+quality_option = click.option("-q", "--quality", default=DEFAULT_QUALITY, show_default=True,
+                              callback=one_of("quality", tuple(QUALITIES)),
                               help="l 480p15, m 720p30, h 1080p60, k 2160p60 (Manim's presets).")
 resolution_option = click.option("--resolution", default=None, metavar="WxH", callback=resolution_value,
                                  help="Pixel size instead of the preset's (frame rate still from -q), e.g. 1080x1080.")

