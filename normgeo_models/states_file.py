@@ -3,27 +3,33 @@
 A states file is safetensors (or ``.npz``, same keys) holding, for the k-th normalization call,
 ``layers/{k:03d}/input`` and ``/output`` (the tensors as the module got and returned them) and,
 where the module has them, ``/weight`` (γ) and ``/bias`` (β), with JSON metadata under the key
-``normgeo``: the model's name, the text, its tokens, and per layer its name, kind, ε and shape.
+``normgeo``: the model's name, the text, its tokens, and per layer its name, kind, ε and shape;
+``computed_in``, where given, is the precision the model ran in (bfloat16, float16, float32).
 A bare ``.npy`` array (layers, tokens, n) or (tokens, n) is read as inputs of unknown kind, ε = 0.
 
 Reading never unpickles (``.pt``/``.bin``/``.pkl`` are refused, ``.npz``/``.npy`` load with
 pickles off), never reads a file whole (safetensors and ``.npy`` are memory-mapped; sizes are
-checked from the headers first), and refuses NaN/inf, wrong shapes and missing layers with one
-line (``StatesFileError``). Needs numpy and safetensors, never torch.
+checked from the headers first), and refuses NaN/inf, wrong shapes, missing layers and an RMSNorm
+or LayerNorm whose output is not its formula of its input, ε, γ and β (to the precision the model
+ran in and the file stores) with one line (``StatesFileError``). Needs numpy and safetensors, never
+torch.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from safetensors import SafetensorError, safe_open
-from safetensors.numpy import save_file
+from safetensors.numpy import save
 
 from normgeo.validation import as_finite_array, as_nonnegative_number
+from normgeo_models.formula_check import FORMULA, formula_output, relative_error, tolerance_for
 
 __all__ = ["KINDS", "MAX_STATE_BYTES", "StatesFileError", "LayerStates", "States", "read_states", "write_states"]
 
@@ -33,6 +39,13 @@ KINDS = ("rmsnorm", "layernorm", "batchnorm", "groupnorm", "unknown")
 MAX_STATE_BYTES = 1 << 30  # 1 GiB of tensors: far more than a few sentences of any model's norm layers
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".pkl", ".pickle", ".ckpt")
 PARTS = ("input", "output", "weight", "bias")
+
+
+def _file_mode() -> int:
+    """rw-r--r-- less what the user's umask takes away: the mode of normgeo's renders too."""
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return 0o644 & ~mask
 
 
 class StatesFileError(ValueError):
@@ -80,7 +93,8 @@ class States:
 
 def write_states(path, states: States, dtype=np.float32) -> Path:
     """Write ``states`` as safetensors (``.safetensors``) or ``.npz``, every array as ``dtype``;
-    the file appears whole or not at all (written beside it, then renamed)."""
+    the file appears whole or not at all (written beside it, then renamed), with the mode of a
+    render (rw-r--r-- less the umask). An ``OSError`` (a read-only folder) leaves nothing behind."""
     path = Path(path)
     tensors: dict[str, np.ndarray] = {}
     layers = []
@@ -95,13 +109,15 @@ def write_states(path, states: States, dtype=np.float32) -> Path:
                            "dtype": np.dtype(dtype).name,
                            "tokens": list(states.tokens), "notes": states.notes, "layers": layers, **states.extra},
                           ensure_ascii=False)
-    partial = path.with_name(f".{path.name}.partial")
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    partial = Path(name)  # its own name: two runs writing one file never write into each other's
     try:
-        if path.suffix == ".npz":
-            with open(partial, "wb") as handle:
+        with os.fdopen(descriptor, "wb") as handle:  # (safetensors' own writer reports I/O errors as its own type)
+            if path.suffix == ".npz":
                 np.savez(handle, __metadata__=np.frombuffer(metadata.encode(), dtype=np.uint8), **tensors)
-        else:
-            save_file(tensors, str(partial), metadata={"normgeo": metadata})
+            else:
+                handle.write(save(tensors, metadata={"normgeo": metadata}))
+        os.chmod(partial, _file_mode())
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)
@@ -213,8 +229,9 @@ def _metadata(path: Path, text) -> dict:
 
 def _assemble(path: Path, described: dict, keys: set[str], load) -> States:
     layers = []
+    tolerance = tolerance_for(str(described.get("dtype", "")), str(described.get("computed_in", "")))
     for index, entry in enumerate(described["layers"]):
-        layers.append(_layer(path, index, entry, keys, load))
+        layers.append(_follows_formula(path, _layer(path, index, entry, keys, load), tolerance))
     tokens = described.get("tokens") or []
     return States(model=str(described.get("model", "")), text=str(described.get("text", "")), layers=tuple(layers),
                   tokens=tuple(str(t) for t in tokens), notes=str(described.get("notes", "")),
@@ -252,6 +269,27 @@ def _layer(path: Path, index: int, entry, keys: set[str], load) -> LayerStates:
                                   f"expected ({width},)")
     return LayerStates(name, kind, float(eps), parts["input"], parts.get("output"), parts.get("weight"),
                        parts.get("bias"))
+
+
+def _follows_formula(path: Path, layer: LayerStates, tolerance: float) -> LayerStates:
+    """``layer``, if its output is its kind's formula of its input, ε, γ and β (RMSNorm and
+    LayerNorm: all they need is in the file); else one line saying by how much it misses, and
+    whether γ = 1 + weight would fit (a capture that took Gemma's w for γ)."""
+    if layer.output is None or layer.kind not in ("rmsnorm", "layernorm"):
+        return layer
+    bias = layer.bias if layer.kind == "layernorm" else None
+    error = relative_error(layer.output, formula_output(layer.kind, layer.input, layer.eps, layer.weight, bias))
+    if error <= tolerance:
+        return layer
+    hint = ""
+    if layer.weight is not None and relative_error(
+            layer.output, formula_output(layer.kind, layer.input, layer.eps, 1.0 + layer.weight, bias)) <= tolerance:
+        hint = ("; it fits γ = 1 + weight, as Gemma's RMSNorm applies it: capture the states again "
+                "(normgeo states, or normgeo_models.capture_states), which records the γ a layer applies")
+    off = f"{error:.0%}" if np.isfinite(error) else "an undefined amount"
+    raise StatesFileError(f"{path.name}: layer {layer.name} ({layer.kind}): its output is not {FORMULA[layer.kind]} "
+                          f"of its input, ε and γ (off by {off} of the output's size), so normgeo cannot explain it "
+                          f"with these numbers{hint}")
 
 
 def _checked(path: Path, what: str, array) -> np.ndarray:

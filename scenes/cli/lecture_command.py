@@ -26,7 +26,14 @@ def lecture_command(scene_ids, encoder_preset, voice, resolution, quality, **com
     """Render every scene (cached ones are reused) and join them into one MP4 with a chapter per
     scene, plus .srt and .vtt subtitles for the whole lecture; one lecture per language × theme
     (`--lang all --theme all`: six); then refresh the site (`normgeo site`). `--scenes a,b` makes a
-    short lecture of those scenes, in that order."""
+    short lecture of those scenes, in that order.
+
+    \b
+    Writes into the output folder only: each scene's render (as `normgeo
+    render`), <out>/lecture/lecture.<lang>.<theme>[.<tag>]….mp4 with its
+    .srt and .vtt, <out>/manifest.json, and the site <out>/site (replaced
+    only if normgeo wrote it: see `normgeo site --help`). Nothing is deleted.
+    """
     scenes = list(scene_ids or LECTURE_ORDER)
     voice = check_voice(voice, scenes, tuple(common["lang"]))
     settings = RenderSettings(quality, "mp4", False, resolution, encoder_preset, voice)

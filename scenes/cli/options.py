@@ -10,7 +10,8 @@ from scenes.cli.errors import UsageProblem
 from scenes.kit.languages import DEFAULT_LANGUAGE, LANGUAGES
 from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.theme import DEFAULT_THEME, THEMES
-from scenes.render.settings import DEFAULT_ENCODER_PRESET, MANIM_ENCODER_PRESET, QUALITIES, X264_PRESETS, parse_resolution
+from scenes.render.settings import (DEFAULT_ENCODER_PRESET, DEFAULT_QUALITY, MANIM_ENCODER_PRESET, QUALITIES,
+                                   X264_PRESETS, parse_resolution)
 
 __all__ = ["one_of", "chosen_voice", "lang_option", "page_lang_option", "theme_option", "out_option", "scene_arguments", "render_options",
            "whole_render_options", "scene_selection", "resolution_value", "matrix_value", "encoder_preset_option",
@@ -82,20 +83,24 @@ themes_option = click.option("--theme", default=DEFAULT_THEME, show_default=True
                              help="dark (lecture video), light (white background for blogs), dark,light or all.")
 out_option = click.option("--out", "out_dir", default="renders", show_default=True, type=click.Path(path_type=Path),
                           help="Output folder.")
-quality_option = click.option("-q", "--quality", default="l", show_default=True, callback=one_of("quality", tuple(QUALITIES)),
+quality_option = click.option("-q", "--quality", default=DEFAULT_QUALITY, show_default=True,
+                              callback=one_of("quality", tuple(QUALITIES)),
                               help="l 480p15, m 720p30, h 1080p60, k 2160p60 (Manim's presets).")
 resolution_option = click.option("--resolution", default=None, metavar="WxH", callback=resolution_value,
                                  help="Pixel size instead of the preset's (frame rate still from -q), e.g. 1080x1080.")
 set_option = click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
-                          help='Change a spec setting, e.g. --set vectors="3,4;6,8;-2,1". Repeatable; '
-                               "`normgeo spec ID` lists a scene's settings.")
+                          help='Change a spec setting, e.g. --set vectors="3,4;6,8;-2,1". Repeatable, each key '
+                               "once; it wins over the same key in --spec (the summary says so). `normgeo spec "
+                               "ID` lists a scene's settings.")
 spec_option = click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
-                           help="A TOML file of settings: a [scene-id] table per scene, or top-level keys for all.")
+                           help="A TOML file of settings: a [scene-id] table per scene, and top-level keys for "
+                                "every selected scene that has them (a top-level key that no selected scene has "
+                                "is refused). --set wins over it key by key.")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
                            help="Scenes rendered at once, each in its own process (default: number of cores).")
 scheduler_option = click.option("--scheduler", default=None, envvar="NORMGEO_SCHEDULER", metavar="tcp://HOST:PORT",
-                                help="Render on a Dask cluster (`dask scheduler`, then `dask worker tcp://HOST:PORT "
-                                     "--nthreads 1` on each machine with normgeo) instead of local processes; "
+                                help="Render on a Dask cluster (`dask scheduler`, then `normgeo worker "
+                                     "tcp://HOST:PORT` on each machine with normgeo) instead of local processes; "
                                      "also NORMGEO_SCHEDULER. Needs pip install 'normgeo[cluster]'.")
 split_option = click.option("--split", type=click.IntRange(1, 64), default=1, show_default=True, metavar="N",
                             help="Render each video as N ranges of its animations on N workers and join them "
@@ -123,7 +128,8 @@ verbose_option = click.option("--verbose", is_flag=True, help="Show Manim's own 
 
 scene_arguments = [
     click.argument("scene_ids", nargs=-1),
-    click.option("--all", "all_scenes", is_flag=True, help="Every scene, in lecture order (the default)."),
+    click.option("--all", "all_scenes", is_flag=True,
+                 help="Every scene, in lecture order (the default without scene ids; refused with them)."),
 ]
 
 
@@ -150,7 +156,9 @@ def with_scene_arguments(function):
 
 def scene_selection(ids: tuple[str, ...], all_scenes: bool) -> list[str]:
     """The scene ids asked for (every scene, in lecture order, when none or --all); unknown ids get a
-    "did you mean"."""
+    "did you mean"; --all with ids is refused (one of the two would be dropped)."""
+    if all_scenes and ids:
+        raise UsageProblem(f"--all and scene ids ({' '.join(ids)}) given together: give the ids, or --all alone")
     if all_scenes or not ids:
         return list(LECTURE_ORDER)
     selected = []

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
+from typing import TYPE_CHECKING
+
 import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-from typing import TYPE_CHECKING
 
 from scenes.render.running.report import Reporter
 
@@ -26,7 +27,9 @@ class TerminalReporter(Reporter):
         self.console = Console(stderr=True, quiet=quiet, highlight=False, soft_wrap=True)
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                                 console=self.console, transient=True, disable=quiet)
+                                 console=self.console, transient=True,
+                                 disable=quiet or not self.console.is_terminal)  # (off a terminal rich
+        # draws no bar, but leaves a blank line where it was: before the summary or "interrupted")
         self.batch = self.progress.add_task(batch_title(total, matrix, where), total=total)
         self.running: dict[str, int] = {}
         self.worker_tasks: dict[str, int] = {}
@@ -119,11 +122,18 @@ def batch_title(total: int, matrix: tuple[int, int, int] | None, where: str | No
     return f"{title} on {where}" if where else title
 
 
-def summary_line(results: list[RenderResult], out_dir, site_hint: bool = False) -> str:
+def summary_line(results: list[RenderResult], out_dir, site_hint: bool = False, overridden: list[str] = ()) -> str:
     """``done: 1 made, 0 cached, 0 failed → renders``; with ``site_hint`` and anything made, how to
-    refresh the site, which rendering does not."""
+    refresh the site, which rendering does not (the folder shell-quoted, to paste as it is); the
+    keys ``--set`` gave that won over the spec file's.
+
+    >>> summary_line([], "my renders", overridden=["radius"])
+    "done: 0 made, 0 cached, 0 failed → my renders; --set radius won over the spec file's value"
+    """
     counts = {status: sum(r.status == status for r in results) for status in ("made", "cached", "failed")}
     line = f"done: {counts['made']} made, {counts['cached']} cached, {counts['failed']} failed → {out_dir}"
+    if overridden:
+        line += f"; --set {', '.join(overridden)} won over the spec file's value{'s' * (len(overridden) > 1)}"
     if site_hint and counts["made"]:
-        line += f"; `normgeo site --out {out_dir}` puts them on the site"
+        line += f"; `normgeo site --out {shlex.quote(str(out_dir))}` puts them on the site"
     return line

@@ -10,6 +10,7 @@ import click
 
 from scenes.cli.progress import TerminalReporter, summary_line
 from scenes.render.settings import GifOptions, RenderSettings
+from scenes.render.specs import parse_assignments, set_over_file
 
 __all__ = ["render_and_report"]
 
@@ -33,6 +34,7 @@ def render_and_report(scene_ids: list[str], settings: RenderSettings, *, lang: t
 
     render_jobs = batch_jobs(scene_ids, settings, langs=langs, themes=themes, out_dir=out_dir, assignments=assignments,
                              spec_file=spec_file, force=force, still=still, gif=gif)
+    overridden = set_over_file(scene_ids, parse_assignments(assignments), spec_file)  # (checked by batch_jobs)
     out_dir = render_jobs[0].out_dir if render_jobs else Path(out_dir)
     reporter = TerminalReporter(len(render_jobs), quiet, matrix=(len(scene_ids), len(langs), len(themes)),
                                 where=f"Dask at {scheduler}" if scheduler else None)
@@ -45,7 +47,7 @@ def render_and_report(scene_ids: list[str], settings: RenderSettings, *, lang: t
         click.echo(f"normgeo: interrupted{note}; finished files are kept and recorded, unfinished ones were discarded",
                    err=True)
         sys.exit(130)
-    reporter.console.print(summary_line(results, out_dir, site_hint=site_hint))
+    reporter.console.print(summary_line(results, out_dir, site_hint=site_hint, overridden=overridden))
     if exit_on_failure and any(result.status == "failed" for result in results):
         sys.exit(1)
     return results

@@ -35,7 +35,12 @@ __all__ = ["slides_command"]
 def slides_command(scene_ids, fmt, lang, theme, quality, voice, out_dir: Path, quiet: bool) -> None:
     """Make slides from the scenes rendered in the output folder (default: the whole lecture, in
     lecture order) into <out>/slides/. Nothing is rendered here: a missing video is one line with
-    the command that renders it."""
+    the command that renders it. A deck that mixes narrated and silent scenes says so.
+
+    \b
+    Reads the output folder; writes one file, <out>/slides/slides.<lang>.<theme>[.<tag>].<format>,
+    replacing the deck of the same name (whole or not at all), and nothing else.
+    """
     ids = scene_selection(tuple(scene_ids), False)
     if fmt == "pdf":
         check_fonts(lang)
@@ -44,3 +49,5 @@ def slides_command(scene_ids, fmt, lang, theme, quality, voice, out_dir: Path, q
     if not quiet:
         click.echo(f"{fmt}: {report.path} ({report.scenes} scenes, {report.steps} steps; {report.detail}, "
                    f"{report.path.stat().st_size / 1e6:.1f} MB)")
+        if report.note:
+            click.echo(f"note: {report.note}")

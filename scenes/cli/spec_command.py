@@ -11,6 +11,7 @@ import click
 
 from scenes.cli.errors import reports_bad_input
 from scenes.cli.options import lang_option
+from scenes.cli.spec_limits import scene_limits
 from scenes.kit.registry import entry
 from scenes.kit.spec import Vector, Vectors, as_setting_text
 from scenes.kit.text import fill, message, text_file
@@ -61,6 +62,7 @@ def describe_settings(scene_id: str, lang: str) -> list[dict]:
     """One row per setting: name, type, default (as ``--set`` takes it), range, description."""
     spec_type = entry(scene_id).load().spec_class
     hints = typing.get_type_hints(spec_type)
+    limits = scene_limits(spec_type)
     rows = []
     for setting in spec_type.settings():
         low, high, items = (setting.metadata.get(k) for k in ("low", "high", "items"))
@@ -69,6 +71,7 @@ def describe_settings(scene_id: str, lang: str) -> list[dict]:
             "type": type_words(hints[setting.name], lang),
             "default": as_setting_text(setting.default),
             "allowed": _allowed(low, high, items, lang),
+            "limits": [words(f"rule.{rule}", lang, **values) for rule, values in limits.get(setting.name, [])],
             "description": message(scene_id, f"spec.{setting.name}", lang),
         })
     return rows
@@ -80,7 +83,9 @@ def describe_settings(scene_id: str, lang: str) -> list[dict]:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable rows.")
 @reports_bad_input
 def spec_command(scene_id: str, lang: str, as_json: bool) -> None:
-    """The settings of one scene, for --set KEY=VALUE or a [scene-id] table in a --spec file."""
+    """The settings of one scene, for --set KEY=VALUE or a [scene-id] table in a --spec file: each
+    one's type, default and range, and the limits the scene's own checks add (a vector's length, a
+    ratio between two settings), with the numbers its errors print."""
     rows = describe_settings(entry(scene_id).id, lang)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
@@ -90,4 +95,6 @@ def spec_command(scene_id: str, lang: str, as_json: bool) -> None:
         allowed = words("separator", lang) + words("allowed", lang, allowed=row["allowed"]) if row["allowed"] else ""
         click.echo(f"  {row['name']} = {row['default']}")
         click.echo(f"      {row['type']}{allowed}")
+        for limit in row["limits"]:
+            click.echo(f"      {limit}")
         click.echo(f"      {row['description']}")

@@ -9,11 +9,13 @@ specs are equal whichever way they were written. Ranges are declared with the fi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import math
 import re
 import typing
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal, get_args, get_origin
@@ -25,7 +27,7 @@ from scenes.kit.languages import DEFAULT_LANGUAGE, LANGUAGES
 from scenes.kit.theme import DEFAULT_THEME, THEMES
 
 __all__ = ["SceneSpec", "SpecError", "Vector", "Vectors", "setting", "coerce", "type_description", "as_setting_text",
-           "check_vectors", "check_range", "did_you_mean", "check_file_value",
+           "check_vectors", "check_range", "checks_made", "did_you_mean", "check_file_value",
            "scene_id_of_module"]
 
 Vector = tuple[float, ...]
@@ -309,8 +311,31 @@ def _check_declared_range(spec_field: dataclasses.Field, value) -> None:
         raise SpecError(f"{name}: {each}must be between {low:g} and {high:g}, got {as_setting_text(value)}")
 
 
+#: while ``normgeo spec`` asks (:func:`checks_made`), each check below says what it requires
+_MADE: ContextVar[list | None] = ContextVar("normgeo_checks_made", default=None)
+
+
+@contextlib.contextmanager
+def checks_made():
+    """The checks a ``validate`` makes inside the block, as (setting, rule, numbers): ``rule`` is
+    ``vector-length`` (numbers low, high) or ``range`` (low, high), the numbers its errors print."""
+    made: list = []
+    token = _MADE.set(made)
+    try:
+        yield made
+    finally:
+        _MADE.reset(token)
+
+
+def _made(name: str, rule: str, **numbers) -> None:
+    made = _MADE.get()
+    if made is not None:
+        made.append((name, rule, numbers))
+
+
 def check_vectors(name: str, vectors: Vectors, dim: int | None = None, max_length: float = 1e3) -> None:
     """Every vector finite, non-zero, of dimension ``dim`` and length ≤ ``max_length``."""
+    _made(name, "vector-length", low=1e-3, high=max_length)
     if not vectors:
         raise SpecError(f"{name}: give at least one vector")
     dims = {len(v) for v in vectors}
@@ -331,5 +356,6 @@ def check_vectors(name: str, vectors: Vectors, dim: int | None = None, max_lengt
 
 def check_range(name: str, value, low, high) -> None:
     """``low ≤ value ≤ high``, else a SpecError naming the setting and the range."""
+    _made(name, "range", low=low, high=high)
     if not low <= value <= high:
         raise SpecError(f"{name}: must be between {low:g} and {high:g}, got {value}")

@@ -26,10 +26,12 @@ from scenes.render.errors import InputError
 from scenes.render.matrix import batch_jobs, render_batch
 from scenes.render.running.job import RenderResult
 from scenes.render.settings import QUALITIES, RenderSettings, parse_resolution
+from scenes.render.site.words import inline_math, ui_text
 
 __all__ = ["RenderError", "SceneStill", "SceneVideo", "setting_assignments", "show", "still"]
 
 VIDEO_TYPES = {"mp4": "video/mp4", "webm": "video/webm", "mov": "video/quicktime"}
+
 
 
 class RenderError(RuntimeError):
@@ -57,13 +59,19 @@ class SceneVideo:
 
 @dataclass(frozen=True)
 class SceneStill:
-    """A rendered final frame, displayed as the PNG itself."""
+    """A rendered final frame, displayed as the PNG itself (an ``<img>`` with ``alt``, the scene's
+    title, where HTML is shown: JupyterLab, an HTML export)."""
 
     path: Path
     status: str
+    alt: str = ""
 
     def _repr_png_(self) -> bytes:
         return self.path.read_bytes()
+
+    def _repr_html_(self) -> str:
+        return (f'<img src="data:image/png;base64,{_base64(self.path)}" alt="{html.escape(self.alt)}" '
+                f'style="max-width: 100%">')
 
 
 def _base64(path: Path) -> str:
@@ -144,4 +152,5 @@ def still(scene_id: str, *, lang: str = DEFAULT_LANGUAGE, theme: str = DEFAULT_T
     """The final frame of scene ``scene_id`` as a PNG (as ``normgeo still``; cached), for display."""
     result = _render(scene_id, _render_settings(quality, "png", transparent, resolution), still=True, lang=lang,
                      theme=theme, out_dir=out_dir, force=force, settings=settings)
-    return SceneStill(result.job.target, result.status)
+    alt = ui_text()["page.still-of"][lang].format(title=inline_math(entry(scene_id).title(lang)))  # the site's words
+    return SceneStill(result.job.target, result.status, alt)

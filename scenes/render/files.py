@@ -11,12 +11,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_target", "atomic_write_bytes", "atomic_write_text", "install_file"]
+__all__ = ["FILE_MODE", "FOLDER_MODE", "atomic_target", "atomic_write_bytes", "atomic_write_text", "install_file"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+
+
+#: the mode of every file normgeo writes: rw-r--r-- less what the user's umask takes away
+FILE_MODE = 0o644 & ~_umask()
+#: the mode of a folder normgeo builds whole (the site): rwxr-xr-x less the umask
+FOLDER_MODE = 0o755 & ~_umask()
 
 
 @contextmanager
 def atomic_target(target: Path, suffix: str = ".partial") -> Iterator[Path]:
-    """A hidden temporary path beside ``target`` to write; renamed onto ``target`` (mode 644) when
+    """A hidden temporary path beside ``target`` to write; renamed onto ``target`` (:data:`FILE_MODE`) when
     the block ends, removed when it raises. ``suffix`` ends the temporary name (an encoder may
     choose its container by it)."""
     target = Path(target)
@@ -26,7 +38,7 @@ def atomic_target(target: Path, suffix: str = ".partial") -> Iterator[Path]:
     temporary = Path(name)
     try:
         yield temporary
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, FILE_MODE)
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)

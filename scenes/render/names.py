@@ -53,11 +53,41 @@ def voice_tag(voice: str) -> str:
     return ".voice-" + hashlib.sha256(voice.encode()).hexdigest()[:8]
 
 
-def gif_name(scene_id: str, spec: SceneSpec, width: int, fmt: str = "gif", lossless: bool = False) -> str:
-    """``<id>/<id>.<lang>.<theme>[.<tag>].<width>px.gif`` (the real pixel width), ``….webp``,
-    ``….lossless.webp`` or ``….loop.mp4`` for the other web animations."""
+def gif_name(scene_id: str, spec: SceneSpec, width: int, fmt: str = "gif", lossless: bool = False, *,
+             fps: int = 15, loop: int = 0, max_size: int | None = None, frames: tuple[int, int] | None = None) -> str:
+    """``<id>/<id>.<lang>.<theme>[.<tag>].<width>px[.from<W>x<H>][.<fps>fps][.loop<n>][.max<size>].gif``
+    (``width``: the real pixel width), ``….webp``, ``….lossless.webp`` or ``….loop.mp4`` for the
+    other web animations. Every setting that changes the bytes is in the name, each only when it
+    is not the default, so the default names stay short and two runs with different settings never
+    replace each other: ``frames``, the size of the frames the animation is scaled from when they
+    are not the default quality's (``-q``, ``--resolution``); the frame rate (default 15); the loop
+    count (default 0, forever); the byte budget (``--max-size``).
+
+    >>> from scenes.kit.spec import SceneSpec
+    >>> gif_name("sphere-radii", SceneSpec(), 480)
+    'sphere-radii/sphere-radii.en.dark.480px.gif'
+    >>> gif_name("sphere-radii", SceneSpec(), 480, fps=30, loop=1, max_size=2_000_000, frames=(1920, 1080))
+    'sphere-radii/sphere-radii.en.dark.480px.from1920x1080.30fps.loop1.max2MB.gif'
+    """
     suffix = {"gif": "gif", "webp": "lossless.webp" if lossless else "webp", "mp4": "loop.mp4"}[fmt]
-    return f"{_stem(scene_id, spec)}.{width}px.{suffix}"
+    parts = [f"{width}px"]
+    if frames is not None:
+        parts.append(f"from{frames[0]}x{frames[1]}")
+    if fps != 15:
+        parts.append(f"{fps}fps")
+    if loop != 0:
+        parts.append(f"loop{loop}")
+    if max_size is not None:
+        parts.append(f"max{_bytes_label(max_size)}")
+    return f"{_stem(scene_id, spec)}.{'.'.join(parts)}.{suffix}"
+
+
+def _bytes_label(size: int) -> str:
+    """``2000000`` → ``2MB``, ``150000`` → ``150kB``, ``123456`` → ``123456B`` (exact, decimal units)."""
+    for unit, factor in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if size % factor == 0:
+            return f"{size // factor}{unit}"
+    return f"{size}B"
 
 
 def lecture_name(lang: str, theme: str, settings: RenderSettings, tag: str | None = None) -> str:

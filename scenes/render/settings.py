@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 
 from scenes.render.errors import InputError
 
-__all__ = ["QUALITIES", "FORMATS", "X264_PRESETS", "DEFAULT_ENCODER_PRESET", "MANIM_ENCODER_PRESET", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution", "frames_for_width"]
+__all__ = ["QUALITIES", "DEFAULT_QUALITY", "FORMATS", "X264_PRESETS", "DEFAULT_ENCODER_PRESET", "MANIM_ENCODER_PRESET", "TRANSPARENT_FORMATS", "ANIMATION_FORMATS", "PRESET_SIZES", "RenderSettings", "GifOptions", "parse_size", "parse_resolution", "frames_for_width"]
 
 # Manim's presets: flag → (manim quality name, label used in file names).
 QUALITIES = {
@@ -15,6 +15,7 @@ QUALITIES = {
     "h": ("high_quality", "1080p60"),
     "k": ("fourk_quality", "2160p60"),
 }
+DEFAULT_QUALITY = "l"  # what every rendering command renders at without -q
 FORMATS = ("mp4", "webm", "mov", "gif", "png")
 # Web animations made from lossless frames (`normgeo gif --format`): a GIF, an animated WebP, or a
 # small looping MP4 for <video autoplay muted loop playsinline>.

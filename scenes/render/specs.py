@@ -1,10 +1,12 @@
 """One validated spec per scene, from its defaults, a spec file and ``--set`` values.
 
 A spec file is TOML: a ``[scene-id]`` table per scene, and top-level keys that apply to every
-selected scene having that setting (a key that no scene has is refused). It is read as strictly as
-``--set``: an unknown section or key, or a value of another type (``radius = "2"``: TOML has numbers,
-so text is not parsed) is refused with a "did you mean", naming the file, before anything renders.
-``--set`` takes each key once, and a list value no empty item.
+selected scene having that setting (a key that no selected scene has is refused: it would change
+nothing). It is read as strictly as ``--set``: an unknown section or key, or a value of another
+type (``radius = "2"``: TOML has numbers, so text is not parsed) is refused with a "did you mean",
+naming the file, before anything renders. ``--set`` takes each key once, and a list value no empty
+item; where the file sets the same key for a selected scene, ``--set`` wins (the command line over
+the file, as :func:`set_over_file` lists for the summary to say).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from scenes.kit.registry import LECTURE_ORDER, UnknownSceneError, entry
 from scenes.kit.spec import SceneSpec, SpecError, check_file_value, did_you_mean
 from scenes.render.errors import InputError
 
-__all__ = ["parse_assignments", "read_spec_file", "build_specs", "spec_class"]
+__all__ = ["build_specs", "parse_assignments", "read_spec_file", "set_over_file", "spec_class"]
 
 OPTIONS_NOT_SETTINGS = {"lang": "--lang", "theme": "--theme"}
 
@@ -131,6 +133,11 @@ def build_specs(scene_ids: list[str], lang: str, theme: str, assignments: dict[s
         for key in unknown:
             if key not in known:
                 raise InputError(f"{in_file}{key}: not a setting of any scene{did_you_mean(key, sorted(known))}")
+            owners = [scene_id for scene_id in LECTURE_ORDER
+                      if key in {f.name for f in spec_class(scene_id).settings()}]
+            raise InputError(f"{in_file}{key}: a setting of {', '.join(owners)}, none of which is selected "
+                             f"({', '.join(scene_ids)}), so it would change nothing: select one of them, or leave "
+                             "the key out")
 
     for name, values in sections.items():  # a section of a scene not selected is still checked
         _check_keys(name, classes[name], values, f"{in_file}[{name}] ")
@@ -148,3 +155,13 @@ def build_specs(scene_ids: list[str], lang: str, theme: str, assignments: dict[s
         specs[scene_id] = _build(scene_id, classes[scene_id], lang, theme, values) if assignments or spec is None \
             else spec
     return specs
+
+
+def set_over_file(scene_ids: list[str], assignments: dict[str, str], spec_file: Path | None) -> list[str]:
+    """The keys ``--set`` gives that the spec file also gives for a selected scene (top level or
+    its table): ``--set`` wins, and the summary says so."""
+    if not assignments or spec_file is None:
+        return []
+    shared, sections = read_spec_file(spec_file)
+    in_file = set(shared).union(*(sections.get(scene_id, {}) for scene_id in scene_ids))
+    return sorted(key for key in assignments if key in in_file)

@@ -15,16 +15,26 @@
  *   paths     [data-path="raw|standardized"] with data-start (JSON [w₁, w₂]) and data-points (JSON list of
  *             [w₁, w₂], full precision, in each problem's own coordinates; the raw path is drawn as u = S·w)
  *   contours  path[data-level] (c): the level set ½uᵀRu = c, drawn in u
- *   geometry  the svg's data-pixels-per-unit (K) and data-origin ("x,y" in pixels): u ↦ (x₀ + K·u₁, y₀ − K·u₂)
+ *   geometry  the svg's data-pixels-per-unit (K) and data-origin ("x,y" in pixels): u ↦ (x₀ + K·u₁, y₀ − K·u₂);
+ *             both change with the settings: the view holds both whole paths, the start and w*
  */
 (function () {
   'use strict';
   var NG = window.NormGeo;
-  var W = 460, Hh = 300, R = 3.4;     // view: u₁ ∈ [−R, R], u₂ proportionally
-  var K = W / (2 * R);
+  var W = 460, Hh = 300, MARGIN = 0.06;  // the view: both paths, the start and w* whole, with a margin
+  var PLOT = Hh - 24;                      // the plot's height: the caption below it, never over it
   var START = [-2.6, 0.5], FRACTION = 0.9, N_STEPS = 30, TOL = 1e-6;
-  function px(u) { return W / 2 + u * K; }
-  function py(v) { return Hh / 2 - v * K; }
+  var plots = 0;                          // widgets on the page (each svg's clip path has its own id)
+  var view = { k: 1, cx: 0, cy: 0 };     // pixels per unit and the centre of the view, in u
+  function px(u) { return W / 2 + (u - view.cx) * view.k; }
+  function py(v) { return PLOT / 2 - (v - view.cy) * view.k; }
+  /** The view holding every point of ``points`` (u coordinates), one scale on both axes. */
+  function fit(points) {
+    var xs = points.map(function (u) { return u[0]; }), ys = points.map(function (u) { return u[1]; });
+    var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
+    var k = (1 - 2 * MARGIN) * Math.min(W / Math.max(x1 - x0, 1e-9), PLOT / Math.max(y1 - y0, 1e-9));
+    return { k: k, cx: (x0 + x1) / 2, cy: (y0 + y1) / 2 };
+  }
 
   /** normgeo.gradient_descent_run at FRACTION·2/L: κ, 2/L, the step, the path and the exact step count. */
   function problem(h, w0) {
@@ -47,23 +57,25 @@
       range('scale', 0, 4, 0.05, 4, t('cond.scale')),
       range('rho', -0.9, 0.99, 0.01, 0.9, t('cond.rho')),
     ]);
-    var svg = NG.svg('svg', { viewBox: '0 0 ' + W + ' ' + Hh, width: W, height: Hh, role: 'img', 'aria-label': t('cond.figure', { n: N_STEPS }),
-                              'data-pixels-per-unit': K, 'data-origin': px(0) + ',' + py(0) });
+    var svg = NG.svg('svg', { viewBox: '0 0 ' + W + ' ' + Hh, width: W, height: Hh, role: 'img', 'aria-label': t('cond.figure', { n: N_STEPS }) });
     var figure = NG.el('div', { class: 'ng-figure' }, []);
     figure.appendChild(svg);
-    var axes = NG.svg('g', { stroke: 'var(--line)' }, svg);
-    NG.svg('line', { x1: 0, y1: py(0), x2: W, y2: py(0) }, axes);
-    NG.svg('line', { x1: px(0), y1: 0, x2: px(0), y2: Hh }, axes);
-    var contours = NG.svg('g', { fill: 'none', stroke: 'var(--muted)', 'stroke-opacity': 0.55 }, svg);
+    var clipId = 'ng-cond-plot-' + (++plots);  // contours and axes stop at the plot's edge, above the caption
+    NG.svg('rect', { x: 0, y: 0, width: W, height: PLOT }, NG.svg('clipPath', { id: clipId }, svg));
+    var plot = NG.svg('g', { 'clip-path': 'url(#' + clipId + ')' }, svg);
+    var axes = NG.svg('g', { stroke: 'var(--line)' }, plot);
+    var axisU1 = NG.svg('line', { x1: 0, x2: W }, axes);
+    var axisU2 = NG.svg('line', { y1: 0, y2: PLOT }, axes);
+    var contours = NG.svg('g', { fill: 'none', stroke: 'var(--muted)', 'stroke-opacity': 0.55 }, plot);
     var lines = {};
     // the videos' colours: before standardizing RMSNorm's, after it LayerNorm's (scenes/conditioning.py)
     [['raw', 'var(--rms)'], ['standardized', 'var(--ln)']].forEach(function (pair) {
       lines[pair[0]] = NG.svg('polyline', { 'data-path': pair[0], fill: 'none', stroke: pair[1], 'stroke-width': 2, 'stroke-linejoin': 'round' }, svg);
     });
-    NG.svg('circle', { cx: px(START[0]), cy: py(START[1]), r: 4, fill: 'var(--fg)' }, svg);
-    NG.svg('circle', { cx: px(0), cy: py(0), r: 3, fill: 'var(--fg)' }, svg);
-    NG.svg('text', { x: px(0) + 6, y: py(0) - 6, text: 'w*' }, svg);
-    NG.svg('text', { x: 8, y: Hh - 8, text: t('cond.coords') }, svg);
+    var startDot = NG.svg('circle', { r: 4, fill: 'var(--fg)' }, svg);
+    var optimumDot = NG.svg('circle', { r: 3, fill: 'var(--fg)' }, svg);
+    var optimumLabel = NG.svg('text', { text: 'w*' }, svg);
+    NG.svg('text', { x: 8, y: Hh - 7, text: t('cond.coords') }, svg);
 
     var table = NG.el('table', { class: 'ng-cond-table' });
     var head = NG.el('tr', {}, [NG.el('td'), NG.el('th', { scope: 'col', text: t('cond.raw') }), NG.el('th', { scope: 'col', text: t('cond.standardized') })]);
@@ -104,6 +116,14 @@
       root.querySelector('[data-out="rho-shown"]').textContent = NG.fmt(rho, 2);
       var raw = problem([[1, rho * s], [rho * s, s * s]], [START[0], START[1] / s]);
       var std = problem([[1, rho], [rho, 1]], START.slice());
+      var drawn = { raw: raw.path.map(function (w) { return [w[0], w[1] * s]; }), standardized: std.path };  // u = S·w
+      view = fit(drawn.raw.concat(drawn.standardized, [START, [0, 0]]));
+      svg.setAttribute('data-pixels-per-unit', NG.exact(view.k));
+      svg.setAttribute('data-origin', NG.exact(px(0)) + ',' + NG.exact(py(0)));
+      [[axisU1, { y1: py(0), y2: py(0) }], [axisU2, { x1: px(0), x2: px(0) }], [startDot, { cx: px(START[0]), cy: py(START[1]) }],
+       [optimumDot, { cx: px(0), cy: py(0) }], [optimumLabel, { x: px(0) + 6, y: py(0) - 6 }]].forEach(function (pair) {
+        Object.keys(pair[1]).forEach(function (name) { pair[0].setAttribute(name, pair[1][name]); });
+      });
       [['raw', raw], ['standardized', std]].forEach(function (pair) {
         var p = pair[1], name = pair[0];
         out('kappa-' + name, p.kappa, 2);
@@ -113,11 +133,7 @@
         var line = lines[name];
         line.setAttribute('data-start', JSON.stringify(p.start));
         line.setAttribute('data-points', JSON.stringify(p.path));
-        var scaleU2 = name === 'raw' ? s : 1;
-        line.setAttribute('points', p.path.map(function (w) {
-          var u = [w[0], w[1] * scaleU2];
-          return px(Math.max(-2 * R, Math.min(2 * R, u[0]))).toFixed(3) + ',' + py(Math.max(-2 * R, Math.min(2 * R, u[1]))).toFixed(3);
-        }).join(' '));
+        line.setAttribute('points', drawn[name].map(function (u) { return px(u[0]).toFixed(3) + ',' + py(u[1]).toFixed(3); }).join(' '));
       });
       // level sets of ½uᵀRu through u₀ and below it (normgeo.contour_levels, ratio 0.3; quadratic_contours),
       // the same ellipses for both problems in u = S·w; drawn point by point through px, py (y up)

@@ -28,6 +28,7 @@
   if (query.get('text') === '1') textNode.hidden = false;
   var captions = window.NormGeoCaptions(root.querySelector('[data-out="captions"]'), video);
   var cuesOf = {};         // video file → its cues [start, end, text, shift]
+  var posterOf = {};       // video file → its poster (never a blank box before Space)
   root.setAttribute('data-captions', query.get('captions') === '1' ? 'on' : 'off');
 
   // a single-file deck (normgeo slides --format html) carries its videos inside it, as data: URIs
@@ -51,10 +52,15 @@
   deck.scenes.forEach(function (scene, sceneIndex) {
     var own = scene.video[lang] || {};
     var src = own[theme] || own.dark || own.light;
+    var posters = (scene.poster || {})[lang] || {};
+    var poster = own[theme] ? posters[theme] : own.dark ? posters.dark : posters.light;
     var offset = 0;
-    if (lecture && lecture.chapters[sceneIndex]) { src = lecture.video; offset = lecture.chapters[sceneIndex][0]; }
+    if (lecture && lecture.chapters[sceneIndex]) {
+      src = lecture.video; offset = lecture.chapters[sceneIndex][0]; poster = lecture.poster;
+    }
     if (!src) return;
     src = playable(src);
+    if (poster && !posterOf[src]) posterOf[src] = playable(poster);
     cuesOf[src] = (cuesOf[src] || []).concat(((scene.cues || {})[lang] || []).map(function (cue) { return cue.concat([offset]); }));
     var list = scene.steps[lang] || [];
     var textLang = (scene.steps_lang || {})[lang] || lang;  // the language the steps' text is in
@@ -86,6 +92,7 @@
 
   function show(src, time, then) {
     if (video.getAttribute('src') !== src) {
+      if (posterOf[src]) video.setAttribute('poster', posterOf[src]); else video.removeAttribute('poster');
       video.setAttribute('src', src);
       captions.set(cuesOf[src] || []);
       pending = function () { video.currentTime = time; if (then) then(); };

@@ -46,7 +46,7 @@ def test_gif_reports_size_and_ssim_and_respects_a_budget(run, tmp_path):
 
     result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, "--max-size", "150k", "--out", tmp_path)
     assert result.exit_code == 0, result.output
-    gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.160px.gif"
+    gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.160px.from192x108.5fps.max150kB.gif"
     assert 0 < gif.stat().st_size <= 150_000
     record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][gif.relative_to(tmp_path).as_posix()]
     details = record["gif"]
@@ -57,6 +57,9 @@ def test_gif_reports_size_and_ssim_and_respects_a_budget(run, tmp_path):
         shown = sum(float(frame.duration * frame.time_base) for frame in container.decode(stream))
     assert shown == pytest.approx(record["duration_s"], abs=0.05)
     assert "SSIM" in result.output and "160×90" in result.output
+    with av.open(str(gif)) as container:  # the first frame is the finished picture, never a blank one
+        first = next(container.decode(video=0)).to_ndarray(format="rgb24")
+    assert first.reshape(-1, 3).std(axis=0).max() > 10
 
 
 @pytest.mark.render
@@ -90,9 +93,10 @@ def test_a_budget_no_gif_of_that_size_can_meet_is_refused_before_rendering(run, 
 
 
 @pytest.mark.render
-@pytest.mark.parametrize(("args", "name"), [(("--format", "webp"), "160px.webp"),
-                                            (("--format", "webp", "--lossless"), "160px.lossless.webp"),
-                                            (("--format", "mp4"), "160px.loop.mp4")])
+@pytest.mark.parametrize(("args", "name"), [
+    (("--format", "webp"), "160px.from192x108.5fps.webp"),
+    (("--format", "webp", "--lossless"), "160px.from192x108.5fps.lossless.webp"),
+    (("--format", "mp4"), "160px.from192x108.5fps.loop.mp4")])
 def test_webp_and_looping_mp4_are_the_other_web_animations(run, tmp_path, args, name):
     result = run("gif", "scale-invariance", "--width", 160, "--fps", 5, *TINY, *args, "--out", tmp_path)
     assert result.exit_code == 0, result.output
@@ -157,7 +161,7 @@ def test_quiet_prints_nothing_and_render_format_gif_uses_the_gif_pipeline(run, t
     """--quiet: no output on success; `render --format gif` makes the same kind of GIF as `normgeo gif`."""
     result = run("render", "scale-invariance", "--format", "gif", *TINY, "--quiet", "--out", tmp_path)
     assert result.exit_code == 0 and result.output.strip() == ""
-    gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.192px.gif"
+    gif = tmp_path / "scale-invariance" / "scale-invariance.en.dark.192px.from192x108.gif"
     record = json.loads((tmp_path / "manifest.json").read_text())["artifacts"][gif.relative_to(tmp_path).as_posix()]
     assert record["gif"]["ssim"] >= 0.98
 
@@ -176,4 +180,39 @@ def test_a_gif_wider_than_480p_is_rendered_from_frames_that_wide(run, tmp_path):
     result = run("gif", "scale-invariance", "--width", 1001, "--fps", 2, "--out", tmp_path)
     assert result.exit_code == 0, result.output
     (gif,) = tmp_path.rglob("*.gif")
-    assert gif.name.endswith(".1001px.gif") and Image.open(gif).size[0] == 1001
+    assert gif.name.endswith(".1001px.2fps.gif") and Image.open(gif).size[0] == 1001
+
+
+def animation_name(width=640, fps=15, loop=0, max_size=None, fmt="gif", lossless=False, quality="l", resolution=None):
+    """The file `normgeo gif` writes with these settings (as its command builds the job)."""
+    from pathlib import Path
+
+    from scenes.render.running.job import RenderJob
+    from scenes.render.settings import GifOptions, RenderSettings, frames_for_width
+    from scenes.render.specs import spec_class
+
+    settings = RenderSettings(quality, fmt, False, frames_for_width(width, quality, resolution))
+    job = RenderJob("scale-invariance", spec_class("scale-invariance")(), settings, Path("renders"),
+                    gif=GifOptions(width, fps, loop, max_size, fmt, lossless))
+    return job.relative_path.split("/")[-1]
+
+
+def test_every_setting_that_changes_an_animations_bytes_is_in_its_name():
+    """Two runs with different settings never write one file (so one never replaces the other);
+    the defaults keep their short names, on which the site and the README rely."""
+    assert animation_name() == "scale-invariance.en.dark.640px.gif"
+    assert animation_name(fmt="webp") == "scale-invariance.en.dark.640px.webp"
+    assert animation_name(fmt="mp4") == "scale-invariance.en.dark.640px.loop.mp4"
+    assert animation_name(width=1001) == "scale-invariance.en.dark.1001px.gif"  # 1280×720 frames: what -q l makes
+    runs = [{}, {"fps": 30}, {"fps": 5}, {"loop": 1}, {"max_size": 2_000_000}, {"max_size": 500_000},
+            {"quality": "h"}, {"resolution": (1080, 1080)}, {"resolution": (960, 540)}, {"width": 320},
+            {"fmt": "webp"}, {"fmt": "webp", "lossless": True}, {"fmt": "webp", "fps": 30},
+            {"fmt": "webp", "loop": 2}, {"fmt": "mp4"}, {"fmt": "mp4", "fps": 30}]
+    names = [animation_name(**settings) for settings in runs]
+    assert len(set(names)) == len(names), names
+
+
+def test_a_loop_count_for_a_looping_mp4_is_refused(run, tmp_path):
+    result = run("gif", "scale-invariance", "--format", "mp4", "--loop", 3, "--out", tmp_path)
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "--loop goes with --format gif or webp" in result.output

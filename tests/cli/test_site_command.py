@@ -37,3 +37,33 @@ def test_the_summary_says_how_to_refresh_the_site_when_something_was_made():
     assert "`normgeo site --out renders` puts them on the site" in summary_line(made, "renders", site_hint=True)
     assert "normgeo site" not in summary_line([SimpleNamespace(status="cached")], "renders", site_hint=True)
     assert "normgeo site" not in summary_line(made, "renders")
+
+
+def test_the_progress_display_leaves_no_blank_line_off_a_terminal(capfd):
+    """Piped (not a terminal), the bar draws nothing, so nothing stands between the last `made`
+    line and the summary, or before "normgeo: interrupted" after Ctrl-C."""
+    import pytest
+
+    from scenes.cli.progress import TerminalReporter
+
+    reporter = TerminalReporter(3)
+    with reporter:
+        reporter.console.print("made x")
+    assert capfd.readouterr().err == "made x\n"
+    with pytest.raises(KeyboardInterrupt), TerminalReporter(3):
+        raise KeyboardInterrupt
+    assert capfd.readouterr().err == ""
+
+
+def test_scheduler_help_names_normgeo_worker_as_the_readme_does():
+    text = " ".join(CliRunner().invoke(cli, ["render", "--help"]).output.split())
+    assert "`normgeo worker tcp://HOST:PORT`" in text and "dask worker" not in text
+
+
+def test_each_writing_command_says_in_its_help_what_it_touches():
+    for command, words in (("render", "other files are never touched or deleted"), ("still", "nothing else"),
+                           ("gif", "never replace each other"), ("lecture", "Nothing is deleted"),
+                           ("slides", "and nothing else"), ("states", "writes nothing else"),
+                           ("site", "never deletes a file normgeo did not write")):
+        text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+        assert words in text, command

@@ -227,3 +227,75 @@ def test_the_cache_key_changes_when_any_source_of_the_output_changes(changed, tm
 
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert input_hash(job) != before
+
+
+def test_a_top_level_key_no_selected_scene_has_is_refused(run, tmp_path):
+    """`spread` is a setting of layernorm-2d only: rendering radial-projection with it would change
+    nothing, so it is one line, exit 2, and nothing is rendered."""
+    spec_file = tmp_path / "mine.toml"
+    spec_file.write_text("spread = 2.0\n")
+    result = run("still", "radial-projection", "--spec", spec_file, "--out", tmp_path / "out")
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert "spread: a setting of layernorm-2d, none of which is selected (radial-projection)" in lines[0]
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("*.png"))
+
+
+def test_all_with_scene_ids_is_refused(run, tmp_path):
+    for command in ("render", "still", "gif"):
+        result = run(command, "--all", "radial-projection", "--out", tmp_path)
+        assert result.exit_code == 2 and result.output.strip().splitlines() == [
+            "normgeo: error: --all and scene ids (radial-projection) given together: give the ids, or --all alone"]
+    assert "refused with them" in " ".join(run("render", "--help").output.split())
+
+
+def test_set_wins_over_the_spec_file_and_the_summary_says_so(tmp_path):
+    """--set and the file on one key: --set's value is rendered (its spec tag is --set's alone), and
+    the summary line says that --set won; --help says so too."""
+    from click.testing import CliRunner
+
+    from scenes.cli.main import cli
+    from scenes.render.names import spec_tag
+    from scenes.render.specs import build_specs, set_over_file
+
+    spec_file = tmp_path / "mine.toml"
+    spec_file.write_text("[radial-projection]\nradius = 1.5\n")
+    specs = build_specs(["radial-projection"], "en", "dark", {"radius": "2"}, spec_file)
+    assert specs["radial-projection"].radius == 2.0
+    alone = build_specs(["radial-projection"], "en", "dark", {"radius": "2"})["radial-projection"]
+    assert spec_tag(specs["radial-projection"]) == spec_tag(alone)
+    assert set_over_file(["radial-projection"], {"radius": "2"}, spec_file) == ["radius"]
+    assert set_over_file(["radial-projection"], {"vectors": "3,4"}, spec_file) == []
+    assert set_over_file(["sphere-radii"], {"vectors": "3,4"}, spec_file) == []  # the table of a scene not selected
+    help_text = " ".join(CliRunner().invoke(cli, ["render", "--help"]).output.split())
+    assert "it wins over the same key in --spec (the summary says so)" in help_text
+
+
+@pytest.mark.render
+def test_the_summary_says_set_won_and_quotes_the_folder_for_the_shell(run, tmp_path):
+    spec_file = tmp_path / "mine.toml"
+    spec_file.write_text("[radial-projection]\nradius = 1.5\n")
+    out = tmp_path / "my renders"
+    result = run("still", "radial-projection", "--spec", spec_file, "--set", "radius=2", *TINY, "--out", out,
+                 "--jobs", 1)
+    assert result.exit_code == 0, result.output
+    assert "--set radius won over the spec file's value" in " ".join(result.output.split())
+    assert f"`normgeo site --out '{out}'` puts them on the site" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(("scene", "shown", "args", "refused"), [
+    ("radial-projection", "each vector non-zero, of length 0.001 … 1000", ("--set", "vectors=2000,0"),
+     "keep lengths between 0.001 and 1000"),
+    ("layernorm-gradient", "each vector non-zero, of length 0.001 … 5", ("--set", "gradient=9,0,0"),
+     "keep lengths between 0.001 and 5"),
+    ("covariate-shift", "with the other settings at their defaults: 1 … 100", ("--set", "window=150"),
+     "must be between 1 and 100"),
+    ("conditioning", "also refused: must be at most 10⁶ times small_scale (1)", ("--set", "large_scale=1e7"),
+     "must be at most 10⁶ times small_scale (1)"),
+    ("conditioning", "also refused: must be at least 10 times small_scale (1)", ("--set", "large_scale=5"),
+     "must be at least 10 times small_scale (1)"),
+])
+def test_spec_shows_every_limit_with_the_numbers_its_error_prints(run, tmp_path, scene, shown, args, refused):
+    assert shown in run("spec", scene).output
+    result = run("still", scene, *args, "--out", tmp_path)
+    assert result.exit_code == 2 and refused in result.output, result.output

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from normgeo import rms_norm
 from normgeo_models.states_file import LayerStates, States, StatesFileError, read_states, write_states
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def sample_states(tokens=5, n=6, layers=3):
     rng = np.random.default_rng(0)
+    pairs = [(rng.normal(size=(1, tokens, n)), rng.normal(size=n)) for _ in range(layers)]
     return States("toy", "a text", tuple(
-        LayerStates(f"block.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(1, tokens, n)),
-                    rng.normal(size=(1, tokens, n)), rng.normal(size=n)) for i in range(layers)),
+        LayerStates(f"block.{i}.norm", "rmsnorm", 1e-6, x, rms_norm(x, 1e-6, w), w) for i, (x, w) in enumerate(pairs)),
         tokens=tuple("abcde"[:tokens]))
 
 

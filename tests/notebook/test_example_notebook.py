@@ -47,6 +47,24 @@ def test_the_notebook_is_stored_without_outputs():
     assert "widgets" not in notebook.metadata
 
 
+def test_run_from_docs_it_renders_into_the_projects_renders_folder_not_docs(tmp_path):
+    """Jupyter runs a notebook in its own folder: from docs/, the first cell's RENDERS is the
+    project's renders/ (not docs/renders/), and the cell that renders writes there."""
+    import os
+    import subprocess
+    import sys
+
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    setup = code[0].replace("import normgeo\n", "").replace(
+        "from scenes.notebook import Conditioning, Grid, LayerNorm3D, States, Vector2D, still\n", "")
+    for cwd, expected in ((ROOT / "docs", ROOT / "renders"), (tmp_path, tmp_path / "renders")):
+        done = subprocess.run([sys.executable, "-c", setup + "\nprint(RENDERS.resolve())"], cwd=cwd,
+                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+        assert done.stdout.strip() == str(expected)
+    assert all("out_dir=RENDERS" in source for source in code if "still(" in source or "show(" in source)
+
+
 def test_the_notebook_runs_top_to_bottom_and_saves_its_widgets(executed):
     notebook, folder = executed
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]

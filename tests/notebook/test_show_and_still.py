@@ -33,6 +33,9 @@ def test_still_renders_a_png_displays_it_and_renders_nothing_the_second_time(tmp
     data = first.path.read_bytes()
     assert data.startswith(PNG_SIGNATURE) and first.path.parent.parent == tmp_path
     assert first._repr_png_() == data
+    shown = first._repr_html_()  # JupyterLab and the HTML export show this: the picture with its alt text
+    assert base64.b64encode(data).decode() in shown
+    assert 'alt="Still of the video: L2 and RMSNorm: a radial projection"' in shown
     made = first.path.stat().st_mtime_ns
     second = still("radial-projection", out_dir=tmp_path, vectors=[[3, 4], [6, 8]])
     assert second.status == "cached" and second.path == first.path

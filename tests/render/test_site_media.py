@@ -79,26 +79,38 @@ def test_the_page_data_says_a_still_and_a_gif_were_rendered_in_one_theme(tmp_pat
 
 
 def test_a_still_and_a_gif_in_one_theme_carry_a_note_in_the_page_language(tmp_path):
-    """A still and a GIF rendered in the dark theme only: each figure of the built page carries a
-    note for the light page (page.js shows it there), in the page's language, with the command that
-    adds the light one; a still rendered in both themes carries none."""
+    """A still and a GIF rendered in English in the dark theme only: each figure of the English page
+    carries a note for the light page (page.js shows it there) with the command that adds the light
+    one; the other languages' pages say instead, in their language, that the English files are
+    shown and how to add theirs in both themes; a still rendered in both themes carries none."""
     still_path = tmp_path / "s.en.dark.png"
     Image.new("RGB", (64, 36), (9, 9, 9)).save(still_path)
     still = SiteMedia("still", "en", "dark", still_path, still_path.stat().st_size, 64, 36)
     animation = gif(tmp_path / "a.en.dark.gif", (200, 0, 0))
     site = tmp_path / "site"
     build_site([scene([still, animation])], site)
-    notes = {"en": ("This still has been rendered in the dark theme only", "This animation has been rendered in the dark theme only"),
-             "ru": ("Этот кадр отрендерен только в тёмной теме", "Эта анимация отрендерена только в тёмной теме"),
-             "zh": ("这张静帧只渲染了深色主题", "这个动画只渲染了深色主题")}
+    page = (site / "index.en.html").read_text(encoding="utf-8")
+    figures = dict(re.findall(r'<figure class="ng-(still|gif)">(.*?)</figure>', page, re.S))
+    for figure, words, command in (
+            ("still", "This still has been rendered in the dark theme only",
+             "normgeo still scale-invariance --theme light"),
+            ("gif", "This animation has been rendered in the dark theme only",
+             "normgeo gif scale-invariance --width 64 --theme light")):
+        note = re.search(r'<p class="ng-theme-only" role="note" data-only-theme="dark" hidden>(.*?)</p>',
+                         figures[figure], re.S)
+        assert note and words in note.group(1) and f"<code>{command}</code>" in note.group(1), figure
+    # the Russian and Chinese pages show the English files: one note each, whose command adds both themes
+    notes = {"ru": ("Этот кадр ещё не отрендерен на русском", "Эта анимация ещё не отрендерена на русском"),
+             "zh": ("这张静帧还没有中文版本", "这个动画还没有中文版本")}
     for lang, (still_note, gif_note) in notes.items():
         page = (site / f"index.{lang}.html").read_text(encoding="utf-8")
         figures = dict(re.findall(r'<figure class="ng-(still|gif)">(.*?)</figure>', page, re.S))
-        for figure, words, command in (("still", still_note, "normgeo still scale-invariance --theme light"),
-                                       ("gif", gif_note, "normgeo gif scale-invariance --width 64 --theme light")):
-            note = re.search(r'<p class="ng-theme-only" role="note" data-only-theme="dark" hidden>(.*?)</p>',
-                             figures[figure], re.S)
+        for figure, words, command in (
+                ("still", still_note, f"normgeo still scale-invariance --lang {lang} --theme dark,light"),
+                ("gif", gif_note, f"normgeo gif scale-invariance --width 64 --lang {lang} --theme dark,light")):
+            note = re.search(r'<p class="ng-other-language" role="note">(.*?)</p>', figures[figure], re.S)
             assert note and words in note.group(1) and f"<code>{command}</code>" in note.group(1), (lang, figure)
+            assert "ng-theme-only" not in figures[figure], (lang, figure)
     light = SiteMedia("still", "en", "light", still_path, still_path.stat().st_size, 64, 36)
     both = tmp_path / "both"
     build_site([scene([still, light])], both)

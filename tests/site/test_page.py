@@ -291,9 +291,36 @@ def test_a_scene_shown_in_another_language_says_so_with_the_command_as_code(open
     page = open_page(out / "index.en.html")
     note = page.locator("#radial-projection .ng-other-language").first
     assert "Русский" in note.inner_text() and "`" not in note.inner_text()
-    assert note.locator("code").inner_text() == "normgeo render radial-projection --lang en"
+    assert note.locator("code").inner_text() == "normgeo render radial-projection --lang en --theme dark,light"
     zh = open_page(out / "index.zh.html").locator("#radial-projection .ng-other-language").first
-    assert zh.locator("code").inner_text() == "normgeo render radial-projection --lang zh" and "`" not in zh.inner_text()
+    assert zh.locator("code").inner_text() == "normgeo render radial-projection --lang zh --theme dark,light"
+    assert "`" not in zh.inner_text()
+
+
+def test_each_figure_says_truly_which_language_it_shows(open_page, media_dir, tmp_path):
+    """The video rendered in English, the still in Chinese (light theme only), the GIF in Russian:
+    the English page says nothing about the video and, under the still and under the animation,
+    which language each shows, with the command that adds that kind in English in both themes
+    (never one for what is already there), and no second note about the theme."""
+    video = [SiteMedia("video", "en", theme, media_dir / f"{theme}.mp4", 1, 192, 108) for theme in ("dark", "light")]
+    still = SiteMedia("still", "zh", "light", media_dir / "light.png", 1, 192, 108)
+    animation = SiteMedia("gif", "ru", "dark", media_dir / "anim.gif", 1, 96, 54)
+    scene = SiteScene("radial-projection", {"en": "T"}, {"en": ""}, {}, [*video, still, animation])
+    build_site([scene], tmp_path / "site")
+    page = open_page(tmp_path / "site" / "index.html")
+    assert page.locator("#radial-projection .ng-video .ng-other-language").count() == 0
+    still_note = page.locator("#radial-projection .ng-still .ng-other-language")
+    assert "This still has not been rendered in English yet; shown here in 中文." in still_note.inner_text()
+    assert still_note.locator("code").inner_text() == "normgeo still radial-projection --lang en --theme dark,light"
+    assert page.locator("#radial-projection .ng-still .ng-theme-only").count() == 0  # that command adds both themes
+    gif_note = page.locator("#radial-projection .ng-gif .ng-other-language")
+    assert "shown here in Русский" in gif_note.inner_text()
+    command = "normgeo gif radial-projection --width 96 --lang en --theme dark,light"
+    assert gif_note.locator("code").inner_text() == command
+    assert "This scene" not in page.inner_text("#radial-projection")
+    russian = open_page(tmp_path / "site" / "index.ru.html")
+    assert russian.locator("#radial-projection .ng-gif .ng-other-language").count() == 0
+    assert "Это видео ещё не отрендерено на русском" in russian.inner_text("#radial-projection .ng-video")
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "dark theme only"), ("zh", "只渲染了深色主题"), ("ru", "только в тёмной теме")])

@@ -101,6 +101,41 @@ def test_the_joined_lecture_is_used_when_there_is_one(open_page, media_dir, tmp_
     assert abs(state["time"] - (2.0 + STEP_TIMES[2][1])) < 0.06
 
 
+POSTER = """() => new Promise((done) => {
+  const poster = document.getElementById('present-video').getAttribute('poster');
+  if (!poster) { done(null); return; }
+  const image = new Image();
+  image.onload = () => done([poster, image.naturalWidth]);
+  image.onerror = () => done([poster, 0]);
+  image.src = poster;
+})"""
+
+
+def test_the_presenters_video_has_a_poster_before_space(presenter):
+    """Before the first Space the video shows the first scene's still, not a blank box."""
+    poster, width = presenter.evaluate(POSTER)
+    assert poster == f"media/{SCENE_IDS[0]}/still.ru.dark.png" and width == 192
+
+
+def test_the_joined_lecture_has_its_own_poster(open_page, media_dir, tmp_path):
+    """The lecture's poster is its last frame before the end of its first chapter (2 s): there the
+    bar of the test video has swept to x = 49/100·182 = 89 pixels."""
+    import numpy as np
+    from PIL import Image
+
+    lecture_video = write_video(tmp_path / "lecture.mp4", seconds=4.0)
+    out = tmp_path / "site"
+    build_site(make_scenes(media_dir, ids=SCENE_IDS[:2]), out,
+               lectures=[SiteLecture("en", "light", lecture_video, [(0.0, 2.0), (2.0, 4.0)])])
+    page = open_page(out / "present.html", query="?lang=en&theme=light")
+    page.wait_for_function("document.getElementById('present-video').readyState >= 1")
+    poster, width = page.evaluate(POSTER)
+    assert poster == "media/lecture/poster.en.light.png" and width == 192
+    pixels = np.asarray(Image.open(out / poster).convert("RGB")).astype(int)
+    bar = np.flatnonzero((pixels[54, :, 0] > 180) & (pixels[54, :, 2] < 120))
+    assert abs(int(bar.min()) - 89) <= 2, bar
+
+
 @pytest.mark.parametrize(("lang", "words"), [("ru", "Русская версия лекции ещё не отрендерена"), ("zh", "还没有渲染中文版讲座")])
 def test_a_language_with_nothing_rendered_says_what_it_plays(open_page, media_dir, tmp_path, lang, words):
     """present.html?lang=ru with English media only plays the English videos and their text, and

@@ -2,6 +2,7 @@
 element loads, and the narrated text is what the render recorded."""
 
 import json
+import shlex
 
 import pytest
 from click.testing import CliRunner
@@ -50,7 +51,7 @@ def test_the_page_offers_gif_webp_and_looping_mp4_with_their_sizes(rendered, ope
     the Russian page), the shown one is the GIF, and the looping MP4's snippet is a muted,
     looping, inline <video>, whose file plays in Chromium."""
     normgeo("site", "--out", rendered)
-    stem = rendered / "scale-invariance" / "scale-invariance.en.dark.160px"
+    stem = rendered / "scale-invariance" / "scale-invariance.en.dark.160px.from192x108"
     sizes = {kind: (stem.parent / f"{stem.name}.{suffix}").stat().st_size
              for kind, suffix in (("gif", "gif"), ("webp", "webp"), ("loop", "loop.mp4"))}
     for page_name, unit, comma, space in (("index.html", "kB", ".", " "), ("index.ru.html", "КБ", ",", "\xa0")):
@@ -91,9 +92,31 @@ def test_a_scene_not_rendered_in_the_pages_language_says_so_and_how_to_add_it(re
     note = english.locator("#layernorm-2d .ng-other-language")
     assert note.count() == 1
     text = note.inner_text()
-    assert "Русский" in text and "normgeo render layernorm-2d --lang en" in text and "`" not in text
-    assert note.locator("code").inner_text() == "normgeo render layernorm-2d --lang en"
+    assert "Русский" in text and "normgeo render layernorm-2d --lang en --theme dark,light" in text and "`" not in text
+    assert note.locator("code").inner_text() == "normgeo render layernorm-2d --lang en --theme dark,light"
     assert english.locator("#scale-invariance .ng-other-language").count() == 0
     russian = open_page(rendered / "site" / "index.ru.html")
     assert russian.locator("#layernorm-2d .ng-other-language").count() == 0
-    assert "English" in russian.locator("#scale-invariance .ng-other-language").inner_text()
+    notes = russian.locator("#scale-invariance .ng-other-language")
+    assert notes.count() == 3 and all("English" in notes.nth(i).inner_text() for i in range(3))
+
+
+def test_a_still_in_another_language_says_so_and_its_command_adds_it(tmp_path, open_page):
+    """A video in English and a still in Chinese only (light theme): the English page says so under
+    the still alone, and the command it shows, run as shown, renders the English still (not
+    "cached"), after which the note is gone."""
+    out = tmp_path / "renders"
+    normgeo("render", "scale-invariance", *TINY, "--out", out, "--jobs", 1)
+    normgeo("still", "scale-invariance", "--lang", "zh", "--theme", "light", *TINY, "--out", out, "--jobs", 1)
+    normgeo("site", "--out", out)
+    page = open_page(out / "site" / "index.html")
+    assert page.locator("#scale-invariance .ng-video .ng-other-language").count() == 0
+    note = page.locator("#scale-invariance .ng-still .ng-other-language")
+    assert "中文" in note.inner_text()
+    command = note.locator("code").inner_text()
+    assert command == "normgeo still scale-invariance --lang en --theme dark,light"
+    made = normgeo(*shlex.split(command)[1:], "--out", out, "--jobs", 1)
+    assert "done: 2 made, 0 cached, 0 failed" in made.output, made.output
+    normgeo("site", "--out", out)
+    after = open_page(out / "site" / "index.html")
+    assert after.locator("#scale-invariance .ng-still").locator(".ng-other-language, .ng-theme-only").count() == 0

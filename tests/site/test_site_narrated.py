@@ -70,10 +70,10 @@ def test_the_page_plays_the_narrated_video_with_its_word_timed_track(rendered, o
     assert decoded > 0
 
 
-def test_site_voice_none_shows_the_silent_video(rendered, open_page):
-    result = normgeo("site", "--out", rendered, "--site", rendered / "silent-site", "--voice", "none")
+def test_site_voice_none_shows_the_silent_video(rendered, open_page, tmp_path):
+    result = normgeo("site", "--out", rendered, "--site", tmp_path / "silent-site", "--voice", "none")
     assert result.exit_code == 0, result.output
-    state = _video_state(open_page(rendered / "silent-site" / "index.html"))
+    state = _video_state(open_page(tmp_path / "silent-site" / "index.html"))
     assert _shown_file(state) == (rendered / SILENT).read_bytes() and "<00:" not in state["text"] and state["timestamps"] == []
     record = json.loads((rendered / "manifest.json").read_text())["artifacts"][SILENT]
     assert state["steps"] == pytest.approx([step["start"] for step in record["steps"]], abs=1e-3)

@@ -231,4 +231,18 @@ def test_a_voice_asked_for_chooses_the_videos(out):
     path = Path(re.search(r"html: (\S+)", result.output).group(1))
     inside = json.loads(re.search(r"window\.NORMGEO_MEDIA = (\{.*?\});</script>", path.read_text()).group(1))
     silent = (out / "layernorm-2d/layernorm-2d.en.dark.192x108p15.mp4").read_bytes()
-    assert [base64.b64decode(uri.split(",", 1)[1]) for uri in inside.values()] == [silent]
+    videos = [uri for uri in inside.values() if uri.startswith("data:video/")]  # (and the video's poster)
+    assert [base64.b64decode(uri.split(",", 1)[1]) for uri in videos] == [silent]
+    assert "note:" not in result.output  # one scene, silent: nothing mixed
+
+
+def test_a_deck_mixing_narrated_and_silent_scenes_says_so(out):
+    """layernorm-2d is narrated, radial-projection silent: the deck plays both as --voice any asks,
+    and says so, with the two ways to make it one thing; a handout (no sound) says nothing."""
+    result = normgeo("slides", *IDS, "--format", "html", "--out", out)
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.output.splitlines() if line.startswith("note:")]
+    assert notes == [f"note: this deck mixes narrated and silent scenes (narrated with --voice en: layernorm-2d; "
+                     f"silent: radial-projection): `--voice none` makes it silent and `normgeo render "
+                     f"radial-projection --lang en --theme dark --voice en --out {out}` narrates the rest"]
+    assert "note:" not in normgeo("slides", *IDS, "--format", "pdf", "--out", out).output

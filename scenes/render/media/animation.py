@@ -62,7 +62,7 @@ def make_animation(job, output, scratch: Path) -> tuple[list[tuple[Path, str]], 
     options, width = job.gif, job.animation_width
 
     def frames():
-        return png_frames(output.frames_dir, output.repeats, output.frame_rate)
+        return png_frames(output.frames_dir, output.repeats, output.frame_rate, poster_first=True)
 
     target = scratch / Path(job.relative_path).name
     stats, details = ENCODERS[options.format](frames, target, width, options)

@@ -23,15 +23,25 @@ def expand_repeats(frames: list, repeats: list[int] | None) -> list:
     return [frame for frame, count in zip(frames, repeats) for _ in range(count)]
 
 
-def png_frames(folder: Path, repeats: list[int], frame_rate: float):
+def _rgb(path: Path) -> np.ndarray:
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def png_frames(folder: Path, repeats: list[int], frame_rate: float, poster_first: bool = False):
     """(RGB frame, seconds shown) for each PNG Manim wrote, one frame in memory at a time; a held
-    frame is shown for its repeat count (see ``manim_door.writer.FrameSequenceWriter``)."""
+    frame is shown for its repeat count (see ``manim_door.writer.FrameSequenceWriter``).
+
+    ``poster_first``: a first frame of one colour (nothing drawn yet) is shown as the last frame
+    instead, for as long: a viewer that shows only the first frame (an e-mail client) shows the
+    finished picture, and a looping animation goes from its last frame to that same picture."""
     paths = sorted(Path(folder).glob("*.png"))
     if repeats and len(repeats) != len(paths):
         raise RuntimeError(f"manim wrote {len(paths)} frames but showed {len(repeats)}")
     for index, path in enumerate(paths):
-        with Image.open(path) as image:
-            frame = np.asarray(image.convert("RGB"))
+        frame = _rgb(path)
+        if index == 0 and poster_first and len(paths) > 1 and (frame == frame[0, 0]).all():
+            frame = _rgb(paths[-1])
         yield frame, (repeats[index] if repeats else 1) / frame_rate
 
 

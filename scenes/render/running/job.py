@@ -12,7 +12,7 @@ from scenes.render.manim_door import manim_version
 from scenes.render.media.quality import scaled_size
 from scenes.render.names import artifact_name, gif_name
 from scenes.render.running.worker import JobFailed, worker_name
-from scenes.render.settings import GifOptions, RenderSettings
+from scenes.render.settings import DEFAULT_QUALITY, PRESET_SIZES, GifOptions, RenderSettings, frames_for_width
 from scenes.render.specs import spec_class
 
 __all__ = ["RenderJob", "RenderResult", "JobPayload", "Produced", "job_payload", "job_from_payload", "is_splittable"]
@@ -46,8 +46,18 @@ class RenderJob:
     @property
     def relative_path(self) -> str:
         if self.gif is not None:
-            return gif_name(self.scene_id, self.spec, self.animation_width, self.gif.format, self.gif.lossless)
+            gif = self.gif
+            return gif_name(self.scene_id, self.spec, self.animation_width, gif.format, gif.lossless, fps=gif.fps,
+                            loop=gif.loop, max_size=gif.max_size, frames=self.animation_frames)
         return artifact_name(self.scene_id, self.spec, self.settings_for_output)
+
+    @property
+    def animation_frames(self) -> tuple[int, int] | None:
+        """The size of the frames a web animation is scaled from, when they are not those of the
+        default quality for its width (None): they change its bytes, so they go in its name."""
+        usual = frames_for_width(self.gif.width, DEFAULT_QUALITY, None) or PRESET_SIZES[DEFAULT_QUALITY]
+        frames = tuple(self.settings.pixel_size)
+        return None if frames == tuple(usual) else frames
 
     @property
     def target(self) -> Path:

@@ -14,12 +14,14 @@ refuses ``<track src>`` from ``file://`` too).
 
 from __future__ import annotations
 
-import os
+import errno
 import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from scenes.render.errors import InputError
+from scenes.render.site.folder import check_replaceable, swap_in, write_mark
 from scenes.render.site.model import (LANGS, MEDIA_KINDS, THEMES, WIDGET_FOR_SCENE, WIDGET_SIZE, WIDGETS, SiteLecture,
                                       SiteMedia, SiteReport, SiteScene, SiteStep)
 from scenes.render.site.pages import write_pages
@@ -46,6 +48,16 @@ __all__ = [
 ]
 
 
+#: what an unwritable place answers (read-only mount, permissions, immutable, full, a mount point)
+UNWRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EBUSY}
+
+
+def _why(error: OSError) -> str:
+    if error.errno == errno.EBUSY:
+        return "it is a mount point, which cannot be swapped for a new site: give a folder inside it"
+    return str(error.strerror or error)
+
+
 def _tree_bytes(root: Path) -> int:
     return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
 
@@ -57,6 +69,8 @@ def build_site(
     default_lang: str = "en",
 ) -> SiteReport:
     """Write the static site into ``site_dir``, atomically: built in a sibling folder, then swapped in.
+    ``site_dir`` must be new, empty or an earlier site of normgeo's (:mod:`scenes.render.site.folder`):
+    anything else is refused (``InputError``) before anything is written.
 
     ``index.html`` is the page in ``default_lang``, ``index.<lang>.html`` the page in each language,
     ``present.html`` presenter mode, ``widgets/<name>.html`` each widget alone (``?lang=``, ``?theme=``).
@@ -76,25 +90,21 @@ def build_site(
                 raise ValueError(f"scene {scene.id!r}: unknown media kind {item.kind!r}")
             if not Path(item.source).is_file():
                 raise FileNotFoundError(f"scene {scene.id!r}: media file {item.source} does not exist")
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
+    check_replaceable(site_dir)
+    staging = None
     try:
+        site_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
         placed = place_media(scenes, lectures, staging)
         pages = write_pages(scenes, staging, placed, lectures, default_lang, formula_svgs())
-        _swap_in(staging, site_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        write_mark(staging)
+        check_replaceable(site_dir)  # again: a file may have come in while the site was built
+        swap_in(staging, site_dir)
+    except BaseException as error:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(error, OSError) and error.errno in UNWRITABLE:
+            raise InputError(f"cannot write the site {site_dir}: {_why(error)}; nothing was changed") from None
         raise
     return SiteReport(site_dir, len(scenes), placed.count, placed.bytes, _tree_bytes(site_dir), pages)
 
-
-def _swap_in(staging: Path, site_dir: Path) -> None:
-    old = None
-    if site_dir.exists():
-        old = site_dir.with_name(f".{site_dir.name}.old-{os.getpid()}")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(site_dir, old)
-    os.replace(staging, site_dir)
-    os.chmod(site_dir, 0o755)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)

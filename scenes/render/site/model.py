@@ -36,12 +36,13 @@ WIDGET_FOR_SCENE = {
     "real-states-rmsnorm": "states",
 }
 
-#: the size a widget's iframe needs, for the embed snippet (CSS pixels)
+#: the size a widget's iframe needs, for the embed snippet (CSS pixels): its page at that width in
+#: its tallest language (Russian: the longest words), with no scroll bar (tests/site/test_widget_sizes.py)
 WIDGET_SIZE = {
     "grid": (760, 770),
-    "vector-2d": (760, 540),
+    "vector-2d": (760, 570),
     "layernorm-3d": (760, 530),
-    "conditioning": (760, 530),
+    "conditioning": (760, 540),
     "states": (760, 900),
 }
 

@@ -108,10 +108,11 @@ def _word_cues(subtitles: dict) -> list:
 
 
 def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: Placed, default_lang: str) -> dict:
-    """Presenter mode's data: every language's steps and videos, the lecture when there is one."""
+    """Presenter mode's data: every language's steps, videos and their posters, the lecture (with
+    its poster) when there is one."""
     deck = {"scenes": [], "lectures": {}}
     for scene in scenes:
-        entry = {"id": scene.id, "titles": {}, "steps": {}, "steps_lang": {}, "cues": {}, "video": {}}
+        entry = {"id": scene.id, "titles": {}, "steps": {}, "steps_lang": {}, "cues": {}, "video": {}, "poster": {}}
         for lang in LANGS:
             video_lang = language_for(scene.media, VIDEO_KINDS, lang, default_lang)
             entry["titles"][lang] = typeset(inline_math(scene_text(scene.titles, lang, default_lang)), lang)
@@ -119,11 +120,14 @@ def _deck(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], placed: 
             entry["steps"][lang] = [[s.start, s.end, typeset(s.text, steps_lang), s.key] for s in steps]
             entry["steps_lang"][lang] = steps_lang  # the language the steps' text is in (a recording's)
             entry["cues"][lang] = _word_cues(pick(scene.media, "subtitles", video_lang))
-            entry["video"][lang] = {theme: placed.url(scene, item) for theme, item in pick(scene.media, "video", video_lang).items()}
+            videos = pick(scene.media, "video", video_lang)
+            entry["video"][lang] = {theme: placed.url(scene, item) for theme, item in videos.items()}
+            entry["poster"][lang] = {theme: placed.poster(scene, item) for theme, item in videos.items()}
         deck["scenes"].append(entry)
     for lecture in lectures:
         deck["lectures"].setdefault(lecture.lang, {})[lecture.theme] = {
             "video": placed.lectures[(lecture.lang, lecture.theme)],
+            "poster": placed.lecture_posters[(lecture.lang, lecture.theme)],
             "chapters": [[float(a), float(b)] for a, b in lecture.chapters],
         }
     return deck

@@ -1,5 +1,6 @@
 """Media into the site folder: ``media/<scene>/<kind>.<lang>.<theme><suffix>``, hard-linked (copied
-across file systems), the joined lectures under ``media/lecture/``, a poster for every video."""
+across file systems), the joined lectures under ``media/lecture/``, a poster for every video and
+every lecture."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Placed:
     files: dict[tuple[str, int], str] = field(default_factory=dict)
     posters: dict[tuple[str, int], str] = field(default_factory=dict)
     lectures: dict[tuple[str, str], str] = field(default_factory=dict)
+    lecture_posters: dict[tuple[str, str], str] = field(default_factory=dict)
     count: int = 0
     bytes: int = 0
 
@@ -74,4 +76,7 @@ def place_media(scenes: Sequence[SiteScene], lectures: Sequence[SiteLecture], ou
         relative = f"media/lecture/lecture.{lecture.lang}.{lecture.theme}{Path(lecture.video).suffix.lower()}"
         _place(Path(lecture.video), out / relative)
         placed.lectures[(lecture.lang, lecture.theme)] = placed.add(out, relative)
+        poster = f"media/lecture/poster.{lecture.lang}.{lecture.theme}.png"
+        last_frame_png(Path(lecture.video), out / poster, lecture.chapters[0][1] if lecture.chapters else None)
+        placed.lecture_posters[(lecture.lang, lecture.theme)] = placed.add(out, poster)
     return placed

@@ -1,5 +1,6 @@
 """A poster for every video of the site, so none is a blank box until played: the still of the same
-scene, language and theme when one was rendered, else the video's last frame (what a still shows)."""
+scene, language and theme when one was rendered, else the video's last frame (what a still shows);
+for a joined lecture, its last frame before the end of its first chapter (the first scene's still)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,20 @@ from scenes.render.site.model import SiteMedia, SiteScene
 __all__ = ["last_frame_png", "poster_sources"]
 
 
-def last_frame_png(video: Path, target: Path) -> Path:
-    """Write the last frame of ``video`` as a PNG at ``target`` (decoding from the last keyframe a
-    second before the end)."""
+def last_frame_png(video: Path, target: Path, until: float | None = None) -> Path:
+    """Write the last frame of ``video`` (with ``until``: the last frame before ``until`` seconds,
+    such as the end of a lecture's first chapter) as a PNG at ``target``, decoding from the last
+    keyframe a second before."""
     with av.open(str(video)) as container:
         stream = container.streams.video[0]
-        if container.duration and container.duration > 1_000_000:
-            container.seek(container.duration - 1_000_000, backward=True, any_frame=False)
+        end = container.duration if until is None else int(until * 1_000_000)
+        if end and end > 1_000_000:
+            container.seek(end - 1_000_000, backward=True, any_frame=False)
         frame = None
-        for frame in container.decode(stream):
-            pass
+        for decoded in container.decode(stream):
+            if until is not None and frame is not None and decoded.time is not None and decoded.time >= until:
+                break
+            frame = decoded
         if frame is None:
             raise ValueError(f"{video} has no video frame")
         image = frame.to_image()

@@ -18,8 +18,9 @@ from scenes.render.manifest import Manifest
 from scenes.render.names import voice_tag
 from scenes.render.settings import PRESET_SIZES
 from scenes.render.site import WIDGET_FOR_SCENE, SiteLecture, SiteMedia, SiteReport, SiteScene, SiteStep, build_site
+from scenes.render.site.folder import check_apart_from_renders
 
-__all__ = ["site_content", "publish_site", "record_height", "record_voice"]
+__all__ = ["publish_site", "record_height", "record_voice", "site_content"]
 
 KIND_OF_SUFFIX = {".mp4": "video", ".webm": "video", ".gif": "gif", ".webp": "webp", ".png": "still", ".vtt": "subtitles"}
 
@@ -124,6 +125,10 @@ def _lectures(out_dir: Path, voice: str | None) -> list[SiteLecture]:
 def publish_site(out_dir: Path, site_dir: Path | None = None, default_lang: str = "en",
                  voice: str | None = None) -> SiteReport:
     """Build the site for ``out_dir`` into ``site_dir`` (default ``<out_dir>/site``), its videos
-    narrated as ``voice`` chooses (see the module's note)."""
+    narrated as ``voice`` chooses (see the module's note). ``site_dir`` may not be, hold or lie inside
+    ``out_dir`` (other than ``<out_dir>/site``), and must be new, empty or an earlier site of
+    normgeo's: else ``InputError``, and nothing is written."""
+    site_dir = Path(site_dir) if site_dir else Path(out_dir) / "site"
+    check_apart_from_renders(site_dir, out_dir)
     scenes, lectures = site_content(out_dir, voice)
-    return build_site(scenes, Path(site_dir) if site_dir else Path(out_dir) / "site", lectures, default_lang)
+    return build_site(scenes, site_dir, lectures, default_lang)

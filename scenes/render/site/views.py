@@ -73,7 +73,9 @@ def _media_view(scene: SiteScene, shown: dict[str, dict[str, SiteMedia]], placed
     view["media"] = {kind: {"lang": _first(picked).lang, "themes": real_themes(picked)}
                      for kind, picked in shown.items() if picked}
     view["only_theme"] = {kind: only_theme(picked) for kind, picked in shown.items() if picked}
-    view["theme_notes"] = _theme_notes(scene.id, shown, lang, t)
+    view["lang_notes"] = _lang_notes(scene.id, shown, lang, t)
+    view["theme_notes"] = {figure: note for figure, note in _theme_notes(scene.id, shown, lang, t).items()
+                           if figure not in view["lang_notes"]}  # (its language note's command adds both themes)
     return view
 
 
@@ -93,19 +95,42 @@ def _theme_notes(scene_id: str, shown: dict[str, dict[str, SiteMedia]], lang: st
     return notes
 
 
-def _adding_command(scene_id: str, kind: str, item: SiteMedia, theme: str) -> str:
-    """The command that renders ``item``'s kind of figure in ``theme``.
+def _lang_notes(scene_id: str, shown: dict[str, dict[str, SiteMedia]], lang: str, t: Words) -> dict[str, str]:
+    """figure (video, still, animation) → the note its page shows when the figure is shown in
+    another language than the page's (nothing of that kind was rendered in it): the language shown
+    and the command that renders that kind in the page's language in both themes (one command per
+    web animation format shown, joined by ``&&``)."""
+    kinds = {"video": ("video",), "still": ("still",), "animation": ANIMATION_KINDS}
+    notes = {}
+    for figure, group in kinds.items():
+        present = [kind for kind in group if shown[kind]]
+        if not present or _first(shown[present[0]]).lang == lang:
+            continue
+        shown_lang = _first(shown[present[0]]).lang
+        both = ",".join(THEMES)
+        command = " && ".join(_adding_command(scene_id, kind, _first(shown[kind]), both, lang) for kind in present)
+        notes[figure] = t(lang, f"page.other-language.{figure}", language=t(shown_lang, "page.lang-name"),
+                          command=command)
+    return notes
+
+
+def _adding_command(scene_id: str, kind: str, item: SiteMedia, theme: str = "", lang: str = "") -> str:
+    """The command that renders ``item``'s kind of figure in ``theme`` (``dark,light``: both; "":
+    the default) and ``lang`` ("": the default).
 
     >>> _adding_command("layernorm-2d", "loop", SiteMedia("loop", "en", "dark", Path("x"), 1, 480, 270), "light")
     'normgeo gif layernorm-2d --width 480 --format mp4 --theme light'
+    >>> _adding_command("layernorm-2d", "still", SiteMedia("still", "zh", "light", Path("x"), 1), "light", "en")
+    'normgeo still layernorm-2d --lang en --theme light'
     """
+    options = (f" --lang {lang}" if lang else "") + (f" --theme {theme}" if theme else "")
     if kind == "still":
-        return f"normgeo still {scene_id} --theme {theme}"
+        return f"normgeo still {scene_id}{options}"
     if kind in ("gif", "webp", "loop"):
         fmt = {"gif": "", "webp": " --format webp", "loop": " --format mp4"}[kind]
         width = f" --width {int(item.width)}" if item.width else ""
-        return f"normgeo gif {scene_id}{width}{fmt} --theme {theme}"
-    return f"normgeo render {scene_id} --theme {theme}"
+        return f"normgeo gif {scene_id}{width}{fmt}{options}"
+    return f"normgeo render {scene_id}{options}"
 
 
 def _cues(shown: dict[str, dict[str, SiteMedia]], steps: list[SiteStep], steps_lang: str) -> tuple[list, str]:
@@ -121,8 +146,6 @@ def scene_view(scene: SiteScene, lang: str, default_lang: str, placed: Placed, t
     video_lang = _first(shown["video"]).lang if shown["video"] else None
     steps_lang, steps = scene_steps(scene, lang, video_lang, default_lang)
     cues, cue_lang = _cues(shown, steps, steps_lang)
-    shown_langs = [_first(picked).lang for picked in shown.values() if picked] + ([steps_lang] if steps else [])
-    other = next((code for code in (default_lang, *LANGS) if code != lang and code in shown_langs), None)
     view = {
         "id": scene.id,
         "title": typeset(inline_math(scene_text(scene.titles, lang, default_lang)), lang),
@@ -132,8 +155,6 @@ def scene_view(scene: SiteScene, lang: str, default_lang: str, placed: Placed, t
         "cues": [[round(a, 3), round(b, 3), typeset(c, cue_lang)] for a, b, c in cues],
         "cue_lang": cue_lang,
         "widget": scene.widget,
-        "other_lang": t(lang, "page.other-language", language=t(other, "page.lang-name"), id=scene.id, code=lang)
-        if other else "",
         "widget_size": WIDGET_SIZE.get(scene.widget or "", (0, 0)),
     }
     view.update(_media_view(scene, shown, placed, lang, t))

@@ -14,6 +14,7 @@ build leaves an earlier deck as it was.
 from __future__ import annotations
 
 import hashlib
+import shlex
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,13 +40,15 @@ SUFFIXES = {"pptx": (".mp4",), "pdf": (".mp4", ".webm"), "html": (".mp4", ".webm
 
 @dataclass(frozen=True)
 class SlidesReport:
-    """What :func:`build_slides` wrote: the file, its scenes and steps, and a one-line detail
-    (slides and clips of a deck, pages of a handout, videos inside an HTML deck)."""
+    """What :func:`build_slides` wrote: the file, its scenes and steps, a one-line detail (slides
+    and clips of a deck, pages of a handout, videos inside an HTML deck), and a note when the deck
+    mixes narrated and silent scenes (or voices)."""
 
     path: Path
     scenes: int
     steps: int
     detail: str
+    note: str = ""
 
 
 def slides_name(lang: str, theme: str, fmt: str, scene_ids: Sequence[str] | None, voice: str | None = None) -> str:
@@ -77,7 +80,26 @@ def build_slides(out_dir: Path, scene_ids: Sequence[str] | None, fmt: str, lang:
         raise InputError(f"a rendered video cannot be read ({error}); render the deck's scenes again with --force: "
                          f"`{making_command([scene.id for scene in scenes], lang, theme, voice, quality)} --force`"
                          ) from None
-    return SlidesReport(target, len(scenes), steps, detail)
+    note = _mixed_voices(scenes, lang, theme, quality, Path(out_dir)) if fmt != "pdf" else ""  # (a handout: no sound)
+    return SlidesReport(target, len(scenes), steps, detail, note)
+
+
+def _mixed_voices(scenes: Sequence[DeckScene], lang: str, theme: str, quality: str | None, out_dir: Path) -> str:
+    """One line when the deck's scenes are not all narrated alike: which are narrated with which
+    voice and which silent, and the commands that make the deck one way or the other."""
+    voices = {scene.voice for scene in scenes}
+    if len(voices) < 2:
+        return ""
+    groups = {voice: [scene.id for scene in scenes if scene.voice == voice] for voice in sorted(voices)}
+    told = "; ".join(f"{'silent' if voice == 'none' else f'narrated with --voice {voice}'}: {', '.join(ids)}"
+                     for voice, ids in groups.items())
+    narrations = sorted(voices - {"none"}, key=lambda voice: -len(groups[voice]))
+    ways = ["`--voice none` makes it silent"] if "none" in voices else []
+    if narrations and groups.get("none"):
+        where = "" if str(out_dir) == "renders" else f" --out {shlex.quote(str(out_dir))}"
+        ways.append(f"`{making_command(groups['none'], lang, theme, narrations[0], quality)}{where}` narrates the rest")
+    return (f"this deck mixes narrated and silent scenes ({told})" if "none" in voices
+            else f"this deck mixes voices ({told})") + (f": {' and '.join(ways)}" if ways else "")
 
 
 def _write(scenes: Sequence[DeckScene], target: Path, fmt: str, lang: str, theme: str) -> str:
