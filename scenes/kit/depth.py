@@ -22,7 +22,7 @@ from normgeo import sphere_rings
 from scenes.kit.adapters import to_points
 from scenes.kit.widgets import math_mobject
 
-__all__ = ["depths", "depth_sphere", "DepthSphere", "pin_label", "axis_names", "follow_depth", "FRONT", "BACK"]
+__all__ = ["depths", "depth_sphere", "DepthSphere", "pin_label", "axis_names", "follow_depth", "outermost", "FRONT", "BACK"]
 
 FRONT, BACK = 0.85, 0.2  # stroke opacities of a sphere's near and far halves
 
@@ -43,7 +43,7 @@ class DepthSphere(VGroup):
 
     def __init__(self, axes, camera, radius: float, color: str, stroke_width: float = 2.0,
                  front: float = FRONT, back: float = BACK, samples: int = 72):
-        self.axes, self.camera = axes, camera
+        self._view = lambda: (axes, camera)  # a function: copies of the sphere (animations) share the two
         self.rings = [np.asarray(ring) for ring in sphere_rings(radius, latitudes=5, longitudes=6, samples=samples)]
         halves = []
         for _ in self.rings:
@@ -63,13 +63,13 @@ class DepthSphere(VGroup):
 
     def split(self) -> "DepthSphere":
         """Give each ring's near and far polyline the samples in front of and behind the origin's depth."""
+        axes, camera = self._view()
         for index, ring in enumerate(self.rings):
-            near_part, far_part = _halves(to_points(self.axes, ring), depths(self.camera, self.axes, ring) >= 0)
+            near_part, far_part = _halves(to_points(axes, ring), depths(camera, axes, ring) >= 0)
             for mobject, part in ((self.submobjects[2 * index], near_part), (self.submobjects[2 * index + 1], far_part)):
-                if len(part) >= 2:
-                    mobject.set_points_as_corners(part)
-                else:
-                    mobject.clear_points()
+                # an empty half is one repeated point (nothing drawn): every half keeps points, so that
+                # animations pairing the sphere's parts with a copy's always find the same parts
+                mobject.set_points_as_corners(part if len(part) >= 2 else to_points(axes, ring[:1]).repeat(2, axis=0))
         return self
 
 
@@ -96,7 +96,7 @@ def _halves(points: np.ndarray, front: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def pin_label(scene, axes, point, label, direction=UR, buff: float = 0.12):
     """Keep ``label`` (fixed in the frame, so it stays flat and readable) beside where the camera
     draws the core point ``point`` (a point, or a callable giving one: a moving tip), as the camera
-    turns and zooms."""
+    turns and zooms. The label is not added to ``scene``: showing it is the scene's step."""
     where: Callable[[], np.ndarray] = point if callable(point) else (lambda: np.asarray(point, dtype=float))
     camera = scene.renderer.camera
 
@@ -106,7 +106,7 @@ def pin_label(scene, axes, point, label, direction=UR, buff: float = 0.12):
         mobject.next_to(screen, direction, buff=buff)
 
     follow(label)
-    scene.add_fixed_in_frame_mobjects(label)
+    camera.add_fixed_in_frame_mobjects(label)  # not yet on screen: the scene shows it (FadeIn …) when it names
     label.add_updater(follow)
     return label
 
@@ -134,3 +134,11 @@ def follow_depth(mobject, axes, camera, point, extent: float, near: float = 1.0,
     shade(mobject)
     mobject.add_updater(shade)
     return mobject
+
+
+def outermost(camera, axes, points, direction) -> np.ndarray:
+    """Of the core ``points``, the one ``camera`` now draws farthest in ``direction``: where a label
+    beside the figure stays clear of it."""
+    depths(camera, axes, points[:1])  # refreshes the rotation matrix
+    screen = camera.project_points(to_points(axes, np.asarray(points, dtype=float)))
+    return np.asarray(points[int(np.argmax(screen @ np.asarray(direction, dtype=float)))])

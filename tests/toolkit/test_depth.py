@@ -6,7 +6,7 @@ import pytest
 from manim import DEGREES, ThreeDScene, tempconfig
 
 from scenes.kit.adapters import make_space_axes, to_coordinates
-from scenes.kit.depth import BACK, FRONT, DepthSphere, axis_names, depths, follow_depth, pin_label
+from scenes.kit.depth import BACK, FRONT, DepthSphere, axis_names, depths, follow_depth, outermost, pin_label
 from scenes.kit.theme import palette
 from scenes.kit.widgets import math_mobject
 
@@ -36,7 +36,7 @@ def test_the_near_half_of_every_ring_faces_the_camera(scene, phi, theta):
     step = 2 * np.pi * 1.5 / 72 * 1.01  # one sample's arc: the sample across the cut
     for near, far in zip(sphere.near, sphere.far):
         for part, sign in ((near, 1), (far, -1)):
-            if len(part.points):
+            if np.ptp(part.points, axis=0).max() > 0:  # an empty half is one repeated point
                 core = to_coordinates(axes, part.points, 3)
                 assert (sign * core @ eye >= -step).all()
     assert all(m.get_stroke_opacity() == pytest.approx(FRONT) for m in sphere.near)
@@ -76,3 +76,11 @@ def test_opacity_follows_depth(scene):
     top = follow_depth(math_mobject("a", "#ffffff"), axes, scene.renderer.camera, [0, 0, 2.0], extent=2.0)
     bottom = follow_depth(math_mobject("b", "#ffffff"), axes, scene.renderer.camera, [0, 0, -2.0], extent=2.0)
     assert top.get_fill_opacity() == pytest.approx(1.0) and bottom.get_fill_opacity() == pytest.approx(0.35)
+
+
+def test_outermost_is_the_point_drawn_farthest_that_way(scene):
+    scene.set_camera_orientation(phi=0.0, theta=-90 * DEGREES)  # from above, x₁ to the right
+    axes = make_space_axes(2.0, 4.0, palette("dark"))
+    points = np.array([[1.0, 0, 0], [-1.0, 0, 0], [0, 1.0, 0], [0, -1.0, 0]])
+    assert outermost(scene.renderer.camera, axes, points, (1, 0, 0)).tolist() == [1.0, 0, 0]
+    assert outermost(scene.renderer.camera, axes, points, (0, 1, 0)).tolist() == [0, 1.0, 0]
