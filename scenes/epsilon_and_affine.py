@@ -42,7 +42,7 @@ __all__ = ["EpsilonAndAffineSpec", "EpsilonAndAffine"]
 # γ, β part from an oblique view, zoomed out to hold the ellipse. That view is chosen so that
 # neither the plane nor the default ellipse is seen edge-on (the usual overview, θ = −35°, looks
 # along the default ellipse's plane and shows it as a line).
-GEOMETRY_RADIUS = 3.0
+GEOMETRY_RADIUS = 2.7
 CLOSE_RADIUS = 3.6  # face-on, the sphere's rim 3.1 units from the centre: the circle fills 3/4 of the height
 AFFINE_RADIUS = 3.4  # the oblique view foreshortens: the ellipse may fill a larger disc
 OVERVIEW = {"phi": 68 * DEGREES, "theta": -35 * DEGREES}
@@ -152,15 +152,15 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.axis_names = axis_names(self, self.axes, extent, colors.muted)
         title = self.make_title()
         self.fix_in_frame(title)
-        corners = square_in_plane(self.u, self.w, extent)
+        corners = square_in_plane(self.u, self.w, 0.85 * extent)
         plane = space_polygon(self.axes, corners, colors.hyperplane, opacity=0.1)
         self.sphere = DepthSphere(self.axes, self.renderer.camera, self.radius, colors.rmsnorm)
         self.circle = space_polyline(self.axes, self.circle_points, colors.layernorm, 5, closed=True)
         camera = self.renderer.camera
         self.labels = VGroup(
-            self.label("label.plane", outermost(camera, self.axes, corners, RIGHT), colors.hyperplane, RIGHT),
+            self.label("label.plane", outermost(camera, self.axes, corners, DOWN), colors.hyperplane, UP),
             self.label("label.sphere", self.radius * np.array([0.0, 0.0, 1.0]), colors.rmsnorm, UR),
-            self.label("label.circle", outermost(camera, self.axes, self.circle_points, LEFT), colors.layernorm, LEFT),
+            self.label("label.circle", outermost(camera, self.axes, self.circle_points, LEFT), colors.layernorm, RIGHT),
         )
         self.say("intro", FadeIn(title), Create(self.axes), FadeIn(self.axis_names), Create(plane), Create(self.sphere),
                  Create(self.circle), FadeIn(self.labels), run_time=2.0, hold=1.0, **self.values)
@@ -170,7 +170,8 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.epsilon_dots = VGroup(*(self.facing(dot_at(self.axes, p, self.palette.input, radius=0.08))
                                      for p in self.ideal))
         hold = self.caption("ideal", run_time=2.5, hold=1.0, **self.values)
-        self.turn_to(run_time=2.5, added_anims=[FadeIn(self.epsilon_dots), FadeOut(self.axis_names), FadeOut(self.labels[0])],
+        self.turn_to(run_time=2.5, added_anims=[FadeIn(self.epsilon_dots), FadeOut(self.axis_names), FadeOut(self.labels[0]),
+                                                FadeOut(self.labels[1])],
                      **FACE_ON)
         self.wait(hold)
 
@@ -246,8 +247,9 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.turn_to(run_time=3.0, zoom=AFFINE_RADIUS / self.far_extent, added_anims=[
             ReplacementTransform(self.circle.copy(), self.stretched), *moves,
             self.epsilon_dots.animate.set_opacity(0.3), FadeOut(self.shortfalls), FadeOut(self.sigma_labels),
-            FadeOut(self.readout), self.settings[0].animate.set_opacity(1), FadeIn(self.labels[0]),
-            self.circle.animate.set_stroke(opacity=0.45), FadeOut(self.sphere), FadeOut(self.labels[1])], **AFFINE_VIEW)
+            FadeOut(self.readout), self.settings[0].animate.set_opacity(1), FadeOut(self.labels[2]),
+            *([] if self.layout.stacked else [FadeIn(self.labels[0])]),  # a narrow frame has no room beside the ellipse
+            self.circle.animate.set_stroke(opacity=0.45), FadeOut(self.sphere)], **AFFINE_VIEW)
         self.wait(hold)
 
     def shift_by_beta(self) -> None:
@@ -257,8 +259,9 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.beta_arrow = self.tipped(arrow)
         beta_label = pin_label(self, self.axes, self.beta, math_mobject("beta", colors.emphasis, 32), _outward(self.beta))
         self.output_curve = space_polyline(self.axes, self.curve_points, colors.layernorm, 6, closed=True)
-        self.output_label = self.label("label.ellipse", outermost(self.renderer.camera, self.axes, self.curve_points, UP),
-                                       colors.layernorm, UP)
+        self.output_label = self.label("label.ellipse", outermost(self.renderer.camera, self.axes, self.curve_points,
+                                                                self.layout.pick(RIGHT, UP)),
+                                       colors.layernorm, self.layout.pick(RIGHT, UP))
         moves = [dot.animate.move_to(to_points(self.axes, p)) for dot, p in zip(self.affine_dots, self.affine_outputs)]
         self.say("beta", Create(self.beta_arrow), FadeIn(beta_label), ReplacementTransform(self.stretched, self.output_curve),
                  *moves, FadeIn(self.output_label), self.settings[1].animate.set_opacity(1), run_time=2.5, hold=1.5,
