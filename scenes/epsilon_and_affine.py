@@ -152,7 +152,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.axis_names = axis_names(self, self.axes, extent, colors.muted)
         title = self.make_title()
         self.fix_in_frame(title)
-        corners = square_in_plane(self.u, self.w, 0.85 * extent)
+        corners = self.plane_corners = square_in_plane(self.u, self.w, 0.85 * extent)
         plane = space_polygon(self.axes, corners, colors.hyperplane, opacity=0.1)
         self.sphere = DepthSphere(self.axes, self.renderer.camera, self.radius, colors.rmsnorm)
         self.circle = space_polyline(self.axes, self.circle_points, colors.layernorm, 5, closed=True)
@@ -248,7 +248,6 @@ class EpsilonAndAffine(NormGeoThreeDScene):
             ReplacementTransform(self.circle.copy(), self.stretched), *moves,
             self.epsilon_dots.animate.set_opacity(0.3), FadeOut(self.shortfalls), FadeOut(self.sigma_labels),
             FadeOut(self.readout), self.settings[0].animate.set_opacity(1), FadeOut(self.labels[2]),
-            *([] if self.layout.stacked else [FadeIn(self.labels[0])]),  # a narrow frame has no room beside the ellipse
             self.circle.animate.set_stroke(opacity=0.45), FadeOut(self.sphere)], **AFFINE_VIEW)
         self.wait(hold)
 
@@ -263,7 +262,10 @@ class EpsilonAndAffine(NormGeoThreeDScene):
                                                                 self.layout.pick(RIGHT, UP)),
                                        colors.layernorm, self.layout.pick(RIGHT, UP))
         moves = [dot.animate.move_to(to_points(self.axes, p)) for dot, p in zip(self.affine_dots, self.affine_outputs)]
-        self.say("beta", Create(self.beta_arrow), FadeIn(beta_label), ReplacementTransform(self.stretched, self.output_curve),
+        # the plane named again (H, as it was named first), at its lowest corner in this view
+        plane_label = pin_label(self, self.axes, outermost(self.renderer.camera, self.axes, self.plane_corners, DOWN),
+                                math_mobject("H", colors.hyperplane, 34), DL)
+        self.say("beta", Create(self.beta_arrow), FadeIn(beta_label), FadeIn(plane_label), ReplacementTransform(self.stretched, self.output_curve),
                  *moves, FadeIn(self.output_label), self.settings[1].animate.set_opacity(1), run_time=2.5, hold=1.5,
                  when=claim(self.placement, "leaves_hyperplane"), **self.values)
 

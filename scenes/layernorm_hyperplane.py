@@ -44,7 +44,7 @@ class LayerNormHyperplaneSpec(SceneSpec):
 
     # by default 52° from the direction 1, so that x = μ·1 + (x − μ·1) splits into two long parts, and
     # x̂ across the overview's line of sight (not foreshortened)
-    vector: Vector = setting((-0.2, 0.4, 2.8), items=(3, 3))
+    vector: Vector = setting((-2.2, -1.6, 0.8), items=(3, 3))
     # "wire": the sphere as curves and flat arrow tips (cheap); "surface": Manim's shaded Sphere and
     # Arrow3D (about a thousand faces each, ~1 ms per face per frame), kept for the benchmark's before/after.
     style: Literal["wire", "surface"] = "wire"

@@ -297,7 +297,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
         gap.set_points_as_corners(place(self.arcs[k] * (self.radius / ARC_RADIUS)))
         angle = self.formula(f"{self.values[k]['angle']} degree", font_size=30, color=colors.emphasis)
         angle.next_to(gap.get_center(), UL, buff=0.12)
-        names = VGroup(self.formula('op("RMSNorm")', font_size=24, color=colors.rmsnorm).next_to(rms_dot, DR, buff=0.08),
+        names = VGroup(self.formula('op("RMSNorm")', font_size=24, color=colors.rmsnorm).next_to(rms_dot, RIGHT, buff=0.15),
                        self.formula('op("LN")', font_size=24, color=colors.layernorm).next_to(ln_dot, DL, buff=0.08))
         zoom = self.formula(f"times {INSET_ZOOM:g}", font_size=24, color=colors.muted)
         zoom.next_to(frame.get_corner(UL), DR, buff=0.1)
