@@ -235,10 +235,8 @@ class EpsilonAndAffine(NormGeoThreeDScene):
         self.settings = VGroup(*(fit_width(line, COLUMN + 1.2) for line in (
             self.text("readout.gamma", font_size=SMALL_SIZE, **self.values),
             self.text("readout.beta", font_size=SMALL_SIZE, **self.values),
-            VGroup(self.formula(OUTPUT_SET, font_size=28, color=colors.layernorm),
-                   self.text("credit", font_size=SMALL_SIZE, color=colors.muted)).arrange(DOWN, aligned_edge=LEFT,
-                                                                                        buff=0.1),
-        ))).arrange(DOWN, aligned_edge=LEFT, buff=0.16).to_corner(DL, buff=EDGE)
+            self.formula(OUTPUT_SET, font_size=28, color=colors.layernorm),
+        )), self.text("credit", font_size=SMALL_SIZE, color=colors.muted)).arrange(DOWN, aligned_edge=LEFT, buff=0.16).to_corner(DL, buff=EDGE)
         self.fix_in_frame(self.settings)
         self.settings.set_opacity(0)
         moves = [dot.animate.move_to(to_points(self.axes, p))
@@ -271,7 +269,7 @@ class EpsilonAndAffine(NormGeoThreeDScene):
 
     def name_the_output_set(self) -> None:
         """The set, as a formula credited to Riechers (2024); the narration says when the sphere and the hyperplane hold."""
-        self.say("summary", self.settings[2].animate.set_opacity(1), run_time=1.5, hold=2.5, **self.values)
+        self.say("summary", self.settings[2].animate.set_opacity(1), self.settings[3].animate.set_opacity(1), run_time=1.5, hold=2.5, **self.values)
 
     # ------------------------------------------------------------------ helpers
     def label(self, key: str, point, color: str, direction):
