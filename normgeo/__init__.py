@@ -87,7 +87,16 @@ from normgeo.step_size_sweep import (
     task_loss_and_gradients,
     training_losses,
 )
-from normgeo.output_set import TYPICAL_EPS, layer_norm_output_curve, layer_norm_output_radius, spread_pulled_inside
+from normgeo.output_set import (
+    SMALLEST_REAL_EPS,
+    TYPICAL_EPS,
+    AffineOutputSet,
+    affine_output_set,
+    layer_norm_output_curve,
+    layer_norm_output_radius,
+    spread_of_output_radius,
+    spread_pulled_inside,
+)
 from normgeo.projection import radial_projection, unit_direction
 from normgeo.residual_stacks import StackGradients, block_gradient_norms, make_stack, prenorm_postnorm_study
 from normgeo.samples import sample_vectors
@@ -273,6 +282,10 @@ __all__ = [
     "TrainingRun",
     "TwoBatches",
     "TYPICAL_EPS",
+    "SMALLEST_REAL_EPS",
+    "AffineOutputSet",
+    "affine_output_set",
+    "spread_of_output_radius",
     "unit_angles",
     "unit_direction",
     "UnknownLayerError",

@@ -8,8 +8,9 @@ where the outputs live. An incoming gradient g therefore splits into three ortho
     g = (⟨g, 1⟩/n)·1 + (⟨g, x̂⟩/n)·x̂ + t,
 
 and the backward pass keeps only Jᵀg = t/σ (J is symmetric). The input is x = μ·1 + σ·x̂, so
-⟨Jᵀg, x⟩ = 0 as well: for x = W·h, ⟨∂L/∂W, W⟩ = ⟨Jᵀg, W·h⟩ = 0, which is why plain SGD on
-weights in front of a norm can only lengthen them (``norm_growth_summary``).
+⟨Jᵀg, x⟩ = 0 as well: when the norm's whole input is x = W·h (nothing, such as a residual, added
+before it; for BatchNorm each row of W on its own), ⟨∂L/∂W, W⟩ = ⟨Jᵀg, W·h⟩ = 0, which is why
+plain SGD on such weights can only lengthen them (``norm_growth_summary``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,28 @@ from normgeo.normalize import layer_norm
 from normgeo.scale_invariance import NormGrowthRun
 from normgeo.validation import as_finite_array
 
-__all__ = ["GradientSplit", "layer_norm_gradient_split", "NormGrowthSummary", "norm_growth_summary"]
+__all__ = ["GradientSplit", "layer_norm_gradient_split", "NormGrowthSummary", "norm_growth_summary", "round_up"]
+
+
+def round_up(value: float, significant: int = 3) -> float:
+    """The least number of ``significant`` significant digits at or above ``value`` (≥ 0): a bound
+    shown rounded must not sit below the true value, as rounding to nearest can.
+
+    >>> round_up(1.2345e-16), round_up(1.2e-16), round_up(0.0)
+    (1.24e-16, 1.2e-16, 0.0)
+    """
+    value = float(value)
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"round_up needs a finite value ≥ 0, got {value}")
+    if value == 0:
+        return 0.0
+    exponent = int(np.floor(np.log10(value))) - (significant - 1)
+    scaled = value / 10.0**exponent
+    bound = float(np.ceil(scaled - 1e-12 * scaled)) * 10.0**exponent  # 1.2e-16 / 1e-17 = 12.000000000000002
+    bound = float(f"{bound:.{significant - 1}e}")  # the decimal the digits name (no 1.24000…01)
+    while bound < value:  # the tolerance above never lets the bound fall below the value
+        bound = float(f"{bound + 10.0**exponent:.{significant - 1}e}")
+    return bound
 
 
 @dataclass(frozen=True)

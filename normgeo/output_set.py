@@ -8,6 +8,7 @@ on β + γ ⊙ (S ∩ H), S the sphere of radius √n and H the zero-mean hyperp
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,9 +16,13 @@ from normgeo.circles import circle_in_plane, hyperplane_basis
 from normgeo.errors import InvalidParameterError, ShapeError, ZeroVarianceError
 from normgeo.validation import as_dimension, as_finite_array, as_nonnegative_number
 
-__all__ = ["layer_norm_output_radius", "layer_norm_output_curve", "TYPICAL_EPS", "spread_pulled_inside"]
+__all__ = ["layer_norm_output_radius", "layer_norm_output_curve", "TYPICAL_EPS", "SMALLEST_REAL_EPS",
+           "spread_pulled_inside", "spread_of_output_radius", "AffineOutputSet", "affine_output_set"]
 
-TYPICAL_EPS = 1e-5  # LayerNorm's default ε in PyTorch (torch.nn.LayerNorm); most frameworks use 1e-5 to 1e-6
+# Real layers use ε from 10⁻¹² (BERT's LayerNorm, so the bundled all-MiniLM-L6-v2) to 10⁻⁵ (PyTorch's
+# torch.nn.LayerNorm default, the largest in common use): no single "typical" value.
+TYPICAL_EPS = 1e-5  # PyTorch's default for torch.nn.LayerNorm: the largest ε in common use
+SMALLEST_REAL_EPS = 1e-12  # BERT's LayerNorm (layer_norm_eps of the bundled MiniLM)
 
 
 def layer_norm_output_radius(sigma, n: int, eps: float) -> np.ndarray:
@@ -45,7 +50,8 @@ def spread_pulled_inside(eps: float, shortfall: float = 0.05) -> float:
     """The spread σ below which ε pulls LayerNorm's output more than ``shortfall`` (a fraction of √n)
     inside the sphere: √n·σ/√(σ² + ε) = (1 − s)·√n ⇔ σ = √ε·r/√(1 − r²), r = 1 − s.
 
-    With a typical ε = 10⁻⁵ only σ below about 10⁻² loses more than 5 %:
+    With PyTorch's default ε = 10⁻⁵ only σ below about 10⁻² loses more than 5 % (with BERT's 10⁻¹²,
+    σ below about 3·10⁻⁶):
 
     >>> round(spread_pulled_inside(TYPICAL_EPS), 4), round(spread_pulled_inside(0.25), 3)
     (0.0096, 1.521)
@@ -55,6 +61,53 @@ def spread_pulled_inside(eps: float, shortfall: float = 0.05) -> float:
         raise InvalidParameterError(f"shortfall must be a fraction between 0 and 1, got {shortfall}")
     kept = 1.0 - shortfall
     return math.sqrt(eps) * kept / math.sqrt(1.0 - kept * kept)
+
+
+def spread_of_output_radius(radius, n: int, eps: float) -> np.ndarray:
+    """The spread σ of an input whose LayerNorm output (ε > 0, before γ, β) has length ``radius``:
+    σ = √ε·r/√(n − r²), the inverse of :func:`layer_norm_output_radius`. The radius grows strictly
+    with σ, so with ε > 0 the output keeps σ (compressed into [0, √n), not discarded).
+
+    >>> round(float(spread_of_output_radius(layer_norm_output_radius(0.7, 3, 0.25), 3, 0.25)), 12)
+    0.7
+    """
+    radius = as_finite_array(radius, "radius", min_ndim=0)
+    n = as_dimension(n, minimum=2)
+    eps = as_nonnegative_number(eps, "eps")
+    if eps == 0:
+        raise InvalidParameterError("at ε = 0 every output has length √n: its length tells nothing of σ")
+    if (radius < 0).any() or (radius >= math.sqrt(n)).any():
+        raise InvalidParameterError(f"with ε > 0 an output's length lies in [0, √{n}), got {radius.ravel()}")
+    return math.sqrt(eps) * radius / np.sqrt(n - radius * radius)
+
+
+@dataclass(frozen=True)
+class AffineOutputSet:
+    """Where y = β + γ ⊙ x̂ puts the circle S ∩ H (n = 3): ``tilted`` when γ is not a multiple of 1
+    (the image plane is not parallel to H), ``leaves_hyperplane`` when Σβᵢ ≠ 0 (the centre β is off
+    H; with Σβᵢ = 0 the centre moves within H); ``centre`` is β."""
+
+    centre: np.ndarray
+    tilted: bool
+    leaves_hyperplane: bool
+
+
+def affine_output_set(weight, bias, rtol: float = 1e-9) -> AffineOutputSet:
+    """The predicates of :class:`AffineOutputSet` for γ = ``weight`` and β = ``bias`` (vectors of 3):
+    Σβᵢ ≠ 0 beyond ``rtol``·‖β‖₁, and γ not equal entries beyond ``rtol``·max|γᵢ|.
+
+    >>> affine_output_set([1.5, 0.6, 1.0], [0.5, -0.4, 0.3]).leaves_hyperplane
+    True
+    >>> affine_output_set([2.0, 2.0, 2.0], [1.0, -0.5, -0.5]).leaves_hyperplane
+    False
+    """
+    gamma, beta = as_finite_array(weight, "weight"), as_finite_array(bias, "bias")
+    for name, values in (("weight", gamma), ("bias", beta)):
+        if values.shape != (3,):
+            raise ShapeError(f"{name} must have shape (3,), got {values.shape}")
+    tilted = bool(np.ptp(gamma) > rtol * np.abs(gamma).max())
+    leaves = bool(abs(float(beta.sum())) > rtol * max(float(np.abs(beta).sum()), np.finfo(float).tiny))
+    return AffineOutputSet(beta.copy(), tilted, leaves)
 
 
 def layer_norm_output_curve(weight=None, bias=None, samples: int = 96, radius: float | None = None) -> np.ndarray:

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    Dot,
+    DL,
+    DR,
     DOWN,
     LEFT,
     RIGHT,
@@ -18,6 +21,9 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    GrowFromPoint,
+    Line,
+    Square,
     ReplacementTransform,
     VGroup,
     VMobject,
@@ -49,6 +55,11 @@ NAMES = ("x", "z")  # the two inputs, as the text calls them
 SWEEP_SAMPLES = 161
 ARC_RADIUS = 0.75  # in plane units
 PLOT_WIDTH, PLOT_HEIGHT = 5.0, 1.7
+# The inset: the neighbourhood of the second input's two outputs magnified INSET_ZOOM times, drawn in the
+# empty wedge above the origin (between the direction 1 and the zero-mean line), INSET_SIDE of the figure.
+INSET_ZOOM = 6.0
+INSET_SIDE = 0.36
+INSET_AT = (0.0, 0.6)  # its centre, in the figure's extent
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
         circle_label = self.text("label.circle", font_size=SMALL_SIZE, color=colors.rmsnorm, **self.values[0])
         circle_label.next_to(to_points(self.plane, [0.0, -self.radius]), DOWN, buff=0.12)
         line_label = self.text("label.line", font_size=SMALL_SIZE, color=colors.hyperplane)
-        line_label.next_to(to_points(self.plane, -0.8 * extent * self.direction), RIGHT, buff=0.15)
+        line_label.next_to(to_points(self.plane, 0.82 * extent * self.direction), RIGHT, buff=0.15)
         self.identity = VGroup(self.formula(IDENTITY, font_size=30, color=colors.layernorm),
                                self.text("identity-note", font_size=SMALL_SIZE, color=colors.muted))
         self.identity.arrange(RIGHT, buff=0.3)
@@ -194,7 +205,7 @@ class RmsNormVsLayerNorm(NormGeoScene):
         limit = spec.max_ratio
         axes = make_axes((-limit, limit, nice_step(2 * limit)), (0, 90, 30), PLOT_WIDTH, PLOT_HEIGHT, colors, lang=self.spec.lang)
         labels = axis_labels(axes, self.words("plot.x"), self.words("plot.y"), spec.lang, colors.text,
-                             font_size=SMALL_SIZE - 2)
+                             font_size=SMALL_SIZE)
         self.angle_curve = curve(axes, self.sweep.ratios, self.sweep_degrees, colors.emphasis, stroke_width=3)
         self.plot_marks = VGroup(*(dot_at(axes, (float(r), float(a)), colors.input, radius=0.07)
                                    for r, a in zip(self.stats.ratio, self.angles)))
@@ -224,7 +235,10 @@ class RmsNormVsLayerNorm(NormGeoScene):
         self.say("second", *(m.animate.set_opacity(0.25) for m in faded), FadeOut(first["readout"]),
                  GrowArrow(drawn["x"]), Create(drawn["ray"]), FadeIn(drawn["rms"]), GrowArrow(drawn["centred"]),
                  FadeIn(drawn["rms_of_centred"]), Create(drawn["arc"]), FadeIn(drawn["readout"]),
-                 FadeIn(self.plot_marks[k]), FadeIn(self.mark_labels[k]), run_time=2.0, hold=1.5, **self.values[k])
+                 FadeIn(self.plot_marks[k]), FadeIn(self.mark_labels[k]), run_time=2.0, hold=0.5, **self.values[k])
+        self.inset = self.zoom_inset(k)
+        self.play(GrowFromPoint(self.inset, to_points(self.plane, self.ln[k])), run_time=1.2)
+        self.wait(1.0)
 
     def when_they_coincide(self) -> None:
         """μ ≈ 0: the two layers coincide; the reason Zhang & Sennrich (2019) offered for dropping the centring."""
@@ -245,6 +259,49 @@ class RmsNormVsLayerNorm(NormGeoScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.16)
         fit_width(lines, self.layout.column_width).next_to(self.identity, DOWN, buff=0.35, aligned_edge=LEFT)
         return lines
+
+    def zoom_inset(self, k: int) -> VGroup:
+        """The neighbourhood of RMSNorm(input k) and LN(input k) magnified INSET_ZOOM times in a framed
+        panel: the circle's arc, the input's ray and the zero-mean line through it, the two outputs and
+        the angle between them, so that a few degrees read at a glance. Drawing only: every point is a
+        core point mapped by one similarity (centre c, factor INSET_ZOOM)."""
+        colors, plane = self.palette, self.plane
+        unit = float(np.linalg.norm(to_points(plane, [1.0, 0.0]) - to_points(plane, [0.0, 0.0])))
+        side = INSET_SIDE * self.layout.figure_height
+        half = side / 2 / (INSET_ZOOM * unit)  # the half-side of the magnified window, in plane units
+        centre_core = (self.rms[k] + self.ln[k]) / 2
+        centre = to_points(plane, np.array(INSET_AT) * self.extent)
+
+        def place(points):
+            return centre + INSET_ZOOM * (to_points(plane, np.atleast_2d(points)) - to_points(plane, centre_core))
+
+        def clipped_line(direction, color, width, dashed=False):
+            along = float(direction @ centre_core)
+            ts = np.linspace(along - 0.98 * half, along + 0.98 * half, 2)
+            ends = place(np.outer(ts, direction))
+            cls = DashedLine if dashed else Line
+            return cls(ends[0], ends[1], color=color, stroke_width=width, **({"dash_length": 0.08} if dashed else {}))
+
+        frame = Square(side_length=side, color=colors.muted, stroke_width=2, fill_color=colors.panel, fill_opacity=1)
+        frame.move_to(centre)
+        angle_mid = float(np.arctan2(centre_core[1], centre_core[0]))
+        arc_angles = np.linspace(angle_mid - 0.9 * half / self.radius, angle_mid + 0.9 * half / self.radius, 40)
+        arc = VMobject(color=colors.rmsnorm, stroke_width=4)
+        arc.set_points_smoothly(place(self.radius * np.column_stack([np.cos(arc_angles), np.sin(arc_angles)])))
+        rms_direction = self.rms[k] / np.linalg.norm(self.rms[k])
+        ray = clipped_line(rms_direction, colors.rmsnorm, 2, dashed=True)
+        line = clipped_line(self.direction, colors.hyperplane, 4)
+        rms_dot = Dot(place(self.rms[k])[0], radius=0.09, color=colors.rmsnorm)
+        ln_dot = Dot(place(self.ln[k])[0], radius=0.09, color=colors.layernorm)
+        gap = VMobject(color=colors.emphasis, stroke_width=4)
+        gap.set_points_as_corners(place(self.arcs[k] * (self.radius / ARC_RADIUS)))
+        angle = self.formula(f"{self.values[k]['angle']} degree", font_size=30, color=colors.emphasis)
+        angle.next_to(gap.get_center(), UL, buff=0.12)
+        names = VGroup(self.formula('op("RMSNorm")', font_size=24, color=colors.rmsnorm).next_to(rms_dot, RIGHT, buff=0.15),
+                       self.formula('op("LN")', font_size=24, color=colors.layernorm).next_to(ln_dot, DL, buff=0.08))
+        zoom = self.formula(f"times {INSET_ZOOM:g}", font_size=24, color=colors.muted)
+        zoom.next_to(frame.get_corner(UL), DR, buff=0.1)
+        return VGroup(frame, arc, ray, line, gap, rms_dot, ln_dot, angle, names, zoom)
 
     def ray(self, k: int) -> DashedLine:
         """The dashed ray from the origin to RMSNorm(x): RMSNorm keeps the input's direction."""
