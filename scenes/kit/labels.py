@@ -21,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["beyond", "at_point", "on_circle", "at_tip", "clearest_angle", "follow"]
+__all__ = ["beyond", "at_point", "on_circle", "at_tip", "clearest_angle", "clearest_place", "box_gap", "polygon_segments", "follow"]
 
 BUFF = 0.12
 
@@ -48,12 +48,13 @@ def at_point(label, point, direction, buff: float = BUFF):
     return label.move_to(beyond(point, direction, label.width, label.height, buff))
 
 
-def on_circle(label, center, radius: float, angle: float, buff: float = BUFF):
+def on_circle(label, center, radius: float, angle: float, buff: float = BUFF, inside: bool = False):
     """``label`` just outside the circle of ``radius`` (scene units) about ``center``, at polar
-    ``angle`` (radians): beyond the circle's tangent there."""
+    ``angle`` (radians): beyond the circle's tangent there; with ``inside``, just inside it instead
+    (its box as far in from the tangent, which for a label narrower than the circle keeps it inside)."""
     u = np.array([np.cos(angle), np.sin(angle), 0.0])
     point = np.asarray(center, dtype=float)[:3] + radius * u
-    return label.move_to(beyond(point, u, label.width, label.height, buff))
+    return label.move_to(beyond(point, -u if inside else u, label.width, label.height, buff))
 
 
 def at_tip(label, start, end, avoid=(), buff: float = BUFF, lean: float = 0.35):
@@ -83,6 +84,49 @@ def clearest_angle(center, points, candidates=None) -> float:
     taken = np.arctan2(offsets[:, 1], offsets[:, 0])
     gaps = [np.min(np.abs(np.angle(np.exp(1j * (c - taken))))) for c in candidates]
     return float(candidates[int(np.argmax(gaps))])
+
+
+def _outside(center, width: float, height: float, segments) -> np.ndarray:
+    """How far each of 24 samples per segment lies outside the box (0 inside it)."""
+    segments = np.asarray(segments, dtype=float).reshape(-1, 2, 3)
+    t = np.linspace(0.0, 1.0, 24)[None, :, None]
+    points = (segments[:, :1, :2] * (1 - t) + segments[:, 1:, :2] * t).reshape(-1, 2)
+    return np.linalg.norm(np.maximum(np.abs(points - np.asarray(center, dtype=float)[:2]) - [width / 2, height / 2], 0.0),
+                          axis=1)
+
+
+def box_gap(center, width: float, height: float, segments) -> float:
+    """The least distance from the ``width`` × ``height`` box about ``center`` to the ``segments``
+    (pairs of scene points; 0 where one crosses the box), sampled at 24 points per segment."""
+    if not len(segments):
+        return np.inf
+    return float(np.min(_outside(center, width, height, segments)))
+
+
+def clearest_place(label, places, segments, inside=None, faint=()):
+    """Move ``label`` to the one of ``places`` (candidate centres) whose box lies farthest from the
+    ``segments`` (pairs of scene points: arrows, lines, a circle as a polygon), and among places as
+    far from them, the one that covers the least of the ``faint`` segments (things drawn dimmed, which a
+    label may cross);
+    with ``inside`` ((left, bottom), (right, top)), only places whose box fits in it, where there are any."""
+    places = [np.asarray(p, dtype=float)[:3] for p in places]
+    if inside is not None:
+        (left, bottom), (right, top) = inside
+        w, h = label.width / 2, label.height / 2
+        fitting = [p for p in places if left <= p[0] - w and p[0] + w <= right and bottom <= p[1] - h and p[1] + h <= top]
+        places = fitting or places
+    def clearance(place):
+        crossed = int(np.sum(_outside(place, label.width, label.height, faint) == 0)) if len(faint) else 0
+        return round(box_gap(place, label.width, label.height, segments), 6), -crossed
+
+    best = max(places, key=clearance)
+    return label.move_to(best)
+
+
+def polygon_segments(points) -> np.ndarray:
+    """The closed polygon through ``points`` (scene points, e.g. sampled on a circle) as segments."""
+    points = np.asarray(points, dtype=float)
+    return np.stack([points, np.roll(points, -1, axis=0)], axis=1)
 
 
 def follow(label, place: Callable):

@@ -70,3 +70,20 @@ def test_a_followed_label_moves_with_its_object():
 def test_no_direction_is_refused():
     with pytest.raises(ValueError, match="non-zero length"):
         at_tip(box(), np.ones(3), np.ones(3))
+
+
+def test_box_gap_by_hand():
+    """A 2 × 1 box about the origin: a segment along y = 2 is 1.5 away; one through it, 0."""
+    from scenes.kit.labels import box_gap
+    above = [[[-5.0, 2.0, 0.0], [5.0, 2.0, 0.0]]]
+    across = [[[-5.0, 0.0, 0.0], [5.0, 0.0, 0.0]]]
+    assert box_gap(np.zeros(3), 2.0, 1.0, above) == pytest.approx(1.5)
+    assert box_gap(np.zeros(3), 2.0, 1.0, across) == 0.0
+
+
+def test_clearest_place_keeps_off_the_lines_and_inside_the_region():
+    from scenes.kit.labels import clearest_place
+    line = [[[-3.0, -3.0, 0.0], [3.0, 3.0, 0.0]]]  # the diagonal
+    places = [np.array([1.0, 1.0, 0.0]), np.array([1.0, -1.0, 0.0]), np.array([-4.0, 4.0, 0.0])]
+    label = clearest_place(box(), places, line, inside=((-3.0, -3.0), (3.0, 3.0)))
+    assert np.allclose(label.get_center(), [1.0, -1.0, 0.0])  # (−4, 4) is farther but outside
