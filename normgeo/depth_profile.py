@@ -27,7 +27,7 @@ from normgeo.norms import euclidean_norm
 from normgeo.output_ellipsoid import OutputEllipsoid, output_ellipsoid
 from normgeo.validation import as_finite_array, as_nonnegative_number
 
-__all__ = ["LayerProfile", "layer_profile", "DepthTrend", "depth_trend", "DepthSummary", "depth_summary"]
+__all__ = ["LayerProfile", "layer_profile", "DepthTrend", "depth_trend", "median_norm_trend", "DepthSummary", "depth_summary"]
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,18 @@ def depth_trend(values) -> DepthTrend:
     if (values <= 0).any():
         raise ShapeError("a trend is taken of positive values only")
     return DepthTrend(float(values[0]), float(values[-1]), int(np.sum(np.diff(values) > 0)), values.size - 1)
+
+
+def median_norm_trend(layers) -> DepthTrend:
+    """The trend of the median token's ‖x‖₂ over normalization layers given in order of depth, each
+    as its input token states (tokens × n): in a pre-norm stack each layer reads the residual stream,
+    so this is how the length the layers remove from what they output drifts in the stream itself.
+
+    >>> t = median_norm_trend([[[3.0, 4.0], [0.0, 1.0], [1.0, 0.0]], [[6.0, 8.0], [0.0, 2.0], [9.0, 0.0]]])
+    >>> (t.first, t.last, t.steps)
+    (1.0, 9.0, 1)
+    """
+    return depth_trend([float(np.median(token_norms(as_token_states(x, "layer states")))) for x in layers])
 
 
 @dataclass(frozen=True)

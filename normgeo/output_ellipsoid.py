@@ -34,6 +34,16 @@ class OutputEllipsoid:
         return math.inf if shortest == 0 else float(self.semi_axes[0]) / shortest
 
     @property
+    def is_round(self) -> bool:
+        """Every semi-axis equal (to 1e-9 relative): γ scales the sphere by one factor, so the output
+        set is still a sphere (in 2-D a circle), not an ellipsoid.
+
+        >>> output_ellipsoid([2.0, 2.0], centred=False).is_round, output_ellipsoid([1.7, 0.55], centred=False).is_round
+        (True, False)
+        """
+        return bool(self.semi_axes[0] - self.semi_axes[-1] <= 1e-9 * self.semi_axes[0])
+
+    @property
     def longest(self) -> float:
         return float(self.semi_axes[0])
 

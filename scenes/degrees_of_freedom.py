@@ -9,6 +9,7 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    UP,
     Create,
     FadeIn,
     Line,
@@ -16,13 +17,24 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
+    VMobject,
 )
 
-from normgeo import circle_in_plane, constraints, degrees_of_freedom, output_radius, rms_norm, sample_vectors
-from scenes.kit.adapters import make_plane
+from normgeo import (
+    circle_in_plane,
+    constraints,
+    degrees_of_freedom,
+    output_ellipsoid,
+    output_radius,
+    rms_norm,
+    sample_vectors,
+)
+from scenes.kit import labels
+from scenes.kit.adapters import make_plane, to_points
+from scenes.kit.claims import claim
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.spec import SceneSpec, SpecError, Vector, setting
-from scenes.kit.widgets import closed_curve, dot_at, legend, text_mobject
+from scenes.kit.widgets import closed_curve, dot_at, text_mobject
 
 __all__ = ["DegreesOfFreedomSpec", "DegreesOfFreedom"]
 
@@ -71,6 +83,7 @@ class DegreesOfFreedom(NormGeoScene):
         ring = circle_in_plane([1.0, 0.0], [0.0, 1.0], 1.0, samples=120)
         self.normalized_ring, self.stretched_ring = rms_norm(ring, eps=0.0), rms_norm(ring, eps=0.0, weight=self.gamma)
         self.normalized, self.stretched = rms_norm(inputs, eps=0.0), rms_norm(inputs, eps=0.0, weight=self.gamma)
+        self.after_gamma = output_ellipsoid(self.gamma, centred=False)  # round or an ellipse, by the core
         self.extent = 1.15 * max(self.radius, self.radius * float(self.gamma.max()))
 
     def show_table_header(self) -> None:
@@ -78,9 +91,9 @@ class DegreesOfFreedom(NormGeoScene):
         colors = self.palette
         row_colors = {"none": colors.input, "l2": colors.rmsnorm, "layernorm": colors.layernorm}
         title = self.make_title()
-        header = [self.words("header.state"), self.words("header.constraint"), self.words("header.left")]
+        header = ["", "", self.words("header.left")]  # the first two columns name themselves
         header += [self.words("header.n", n=n) for n in self.spec.dims]
-        cells = [[self.cell(markup, colors.muted) for markup in header]]
+        cells = [[self.cell(markup, colors.muted) if markup else VMobject() for markup in header]]
         for layer, key, _ in ROWS:
             removed = len(constraints(layer))
             symbolic = "$n$" if removed == 0 else f"$n - {removed}$"
@@ -88,11 +101,11 @@ class DegreesOfFreedom(NormGeoScene):
                    symbolic] + [f"${value}$" for value in self.table_values[layer]]
             cells.append([self.cell(markup, row_colors[layer]) for markup in row])
         table = VGroup(*(m for row in cells for m in row)).arrange_in_grid(
-            rows=len(cells), cols=len(cells[0]), buff=(0.45, 0.32), col_alignments="l" * len(cells[0])
+            rows=len(cells), cols=len(cells[0]), buff=(0.55, 0.3), col_alignments="l" * len(cells[0])
         )
-        fit_width(table, min(13.0, self.layout.content_width)).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.45)
+        fit_width(table, self.layout.content_width).next_to(title, DOWN, buff=0.45).to_edge(LEFT, buff=0.45)
         rule = Line(table.get_corner(LEFT + (0, 1, 0)), table.get_corner(RIGHT + (0, 1, 0)), color=colors.muted,
-                    stroke_width=1.5).shift(DOWN * (cells[0][0].height + 0.16))
+                    stroke_width=1.5).shift(DOWN * (max(m.height for m in cells[0]) + 0.16))
         self.table = table
         self.table_cells = cells
         self.rows = {layer: row for (layer, _, _), row in zip(ROWS, cells[1:])}
@@ -107,39 +120,46 @@ class DegreesOfFreedom(NormGeoScene):
         about = "qwen" if self.n_high == QWEN2_HIDDEN_SIZE else "other"
         values = dict(self.high_values, lead=self.words(f"lead.{about}", **self.high_values))
         high = self.text(f"high.{about}", font_size=SMALL_SIZE + 2, color=self.palette.emphasis, **values)
-        fit_width(high, min(8.2, self.layout.content_width)).next_to(self.table, DOWN, buff=0.45, aligned_edge=LEFT)
+        fit_width(high, self.layout.content_width).next_to(self.table, DOWN, buff=0.45, aligned_edge=LEFT)
         self.high_text = high
         box = self.highlight_box(VGroup(*(row[-1] for row in self.table_cells)))
         self.say("qwen", Create(box), FadeIn(high), run_time=1.2, hold=3.5, **values)
 
     def stretch_by_gamma(self) -> None:
-        """A10: γ scales each dimension after normalization: the circle of radius √2 becomes an ellipse."""
-        spec, colors, layout = self.spec, self.palette, self.layout
+        """A10: γ scales each dimension after normalization: the circle of radius √2 becomes an ellipse
+        (a circle again when γ's entries are equal: the core's predicate says which); both named on
+        the figure, γ = … beside it."""
+        colors, layout = self.palette, self.layout
         gamma = self.fmt.vector(self.gamma)
-        gamma_text = self.text("gamma", font_size=SMALL_SIZE + 2, gamma=gamma)
-        fit_width(gamma_text, min(6.5, layout.content_width)).next_to(self.high_text, DOWN, buff=0.35, aligned_edge=LEFT)
-        key = legend(
-            [
-                (colors.rmsnorm, self.words("legend.circle", radius=self.fmt.number(self.radius))),
-                (colors.emphasis, self.words("legend.ellipse")),
-            ],
-            spec.lang,
-            colors.text,
-            SMALL_SIZE,
-        ).next_to(gamma_text, DOWN, buff=0.4, aligned_edge=LEFT)
+        gamma_text = self.text("gamma", font_size=SMALL_SIZE + 4, gamma=gamma)
         if layout.stacked:  # the plane below the text, as large as the room left allows
-            center, side = layout.square_below(key, at_most=5.6)
+            fit_width(gamma_text, layout.content_width).next_to(self.high_text, DOWN, buff=0.35, aligned_edge=LEFT)
+            center, side = layout.square_below(gamma_text, at_most=7.0)
             plane = make_plane(self.extent, side, center, colors, step=1.0)
         else:
-            plane = make_plane(self.extent, 4.0, (4.4, -1.5, 0), colors, step=1.0)
+            plane = make_plane(self.extent, 4.1, (4.4, -1.75, 0), colors, step=1.0)
+            gamma_text.next_to(plane, LEFT, buff=0.8)
         self.plane = plane
         curve = closed_curve(plane, self.normalized_ring, colors.rmsnorm)
         dots = VGroup(*(dot_at(plane, p, colors.rmsnorm, radius=0.06) for p in self.normalized))
-        self.play(Create(plane), Create(curve), FadeIn(dots), run_time=1.0)
         self.ellipse = closed_curve(plane, self.stretched_ring, colors.emphasis)
         self.stretched_dots = VGroup(*(dot_at(plane, p, colors.emphasis, radius=0.06) for p in self.stretched))
+        before = self.text("legend.circle", font_size=SMALL_SIZE, color=colors.rmsnorm)
+        after = self.text("legend.after", font_size=SMALL_SIZE, color=colors.emphasis,
+                          when=claim(self.after_gamma, "is_round"))
+        rings = [labels.polygon_segments(to_points(plane, ring)) for ring in (self.normalized_ring, self.stretched_ring)]
+        segments = np.concatenate(rings)
+        box = plane.get_corner(DOWN + LEFT)[:2], plane.get_corner(UP + RIGHT)[:2]
+        for label, ring in ((before, self.normalized_ring), (after, self.stretched_ring)):  # each beside its own curve
+            places = [labels.at_point(label, to_points(plane, point), point).get_center() for point in ring[::6]]
+            labels.clearest_place(label, places, segments, inside=box)
+            segments = np.concatenate([segments, labels.polygon_segments(
+                [label.get_corner(c) for c in ((-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0))])])
+        self.curve_labels = VGroup(before, after)
+        self.play(Create(plane), Create(curve), FadeIn(dots), FadeIn(before), run_time=1.0)
         self.say("gamma", Transform(curve.copy(), self.ellipse), ReplacementTransform(dots, self.stretched_dots),
-                 FadeIn(gamma_text), FadeIn(key), run_time=2.0, hold=3.0, gamma=gamma)
+                 FadeIn(gamma_text), FadeIn(after), run_time=2.0, hold=3.0, gamma=gamma,
+                 shape=self.words("shape", when=claim(self.after_gamma, "is_round")))
 
     def cell(self, markup: str, color: str):
         return text_mobject(markup, self.spec.lang, color, SMALL_SIZE + 2)

@@ -42,8 +42,8 @@ def check(scene, spec):
     for layer, values in laws.items():
         assert [degrees_of_freedom(layer, n) for n in dims] == values, layer
     table = drawn_table(scene)
-    assert len(table) == 4 and all(len(row) == 3 + len(dims) for row in table)
-    assert table[0][3:] == [scene.words("header.n", n=n) for n in dims]
+    assert len(table) == 4 and all(len(row) == 3 + len(dims) for row in table[1:])
+    assert table[0] == [scene.words("header.left")] + [scene.words("header.n", n=n) for n in dims]
     for row, (layer, key, removed) in zip(table[1:], (("none", "none", "$n$"), ("l2", "l2", "$n - 1$"),
                                                       ("layernorm", "layernorm", "$n - 2$"))):
         assert row[:3] == [scene.words(f"row.{key}"), scene.words(f"constraint.{key}"), removed], layer
@@ -55,6 +55,14 @@ def check(scene, spec):
     ellipse = to_coordinates(scene.plane, scene.ellipse.get_anchors())
     semi_axes = gamma * math.sqrt(2)
     assert np.allclose(np.sum((ellipse / semi_axes) ** 2, axis=1), 1.0, atol=1e-6)
+    # the curve after γ is named on the figure as what it is: a circle again exactly when |γ₁| = |γ₂|
+    round_ = abs(abs(gamma[0]) - abs(gamma[1])) <= 1e-12
+    after = scene.curve_labels[1].typst_code
+    assert ("circle" in after) == round_ if spec.lang == "en" else True
+    plane_box = (scene.plane.get_corner((-1, -1, 0)), scene.plane.get_corner((1, 1, 0)))
+    for label in scene.curve_labels:
+        assert np.all(label.get_corner((-1, -1, 0))[:2] >= plane_box[0][:2] - 1e-6)
+        assert np.all(label.get_corner((1, 1, 0))[:2] <= plane_box[1][:2] + 1e-6)
     assert_narrates_every_step(scene)
     assert_layout_is_clean(scene)
 
@@ -99,3 +107,28 @@ def test_gamma_is_said_to_be_shared_and_the_count_not_to_be_information(lang, me
     assert shared in said["gamma"] and cannot in said["gamma"]
     assert information in said["qwen"]
     assert "ε = 0" in said["l2"] and "ε = 0" in said["layernorm"]
+
+
+def test_equal_gamma_keeps_the_circle_and_says_so(media_dir):
+    """γ = (1.2, 1.2): the image is a circle of radius 1.2·√2, and the figure and the narration say a
+    circle, not an ellipse (issue 34)."""
+    spec = DegreesOfFreedomSpec(gamma=(1.2, 1.2))
+    scene = build_scene(DegreesOfFreedom, spec, media_dir, check_each_step=False)
+    curve = to_coordinates(scene.plane, scene.ellipse.get_anchors())
+    assert np.allclose(np.linalg.norm(curve, axis=1), 1.2 * math.sqrt(2), atol=1e-6)
+    assert "circle" in scene.curve_labels[1].typst_code and "ellipse" not in scene.curve_labels[1].typst_code
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "ellipse" not in said["gamma"] and "stays a circle" in said["gamma"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_mean_is_an_offset_not_a_scale_and_the_stream_keeps_the_length(lang, media_dir):
+    """Issue 34: LayerNorm's mean is an offset along 1, not part of the scale; in a pre-norm network the
+    residual path keeps the length."""
+    scene = build_scene(DegreesOfFreedom, DegreesOfFreedomSpec(lang=lang), media_dir, check_each_step=False)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))["qwen"]
+    offset, keeps = {"en": ("an offset along the direction 1", "residual path keeps that length"),
+                     "zh": ("沿方向 1 的偏移", "残差通路保留着这个长度"),
+                     "ru": ("сдвиг вдоль направления 1", "сохраняет остаточный путь")}[lang]
+    assert offset in said and keeps in said
+    assert "mostly the overall scale" not in said

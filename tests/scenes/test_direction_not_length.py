@@ -56,3 +56,17 @@ def test_spec_refuses_vectors_that_would_make_the_narration_false():
     DirectionNotLengthSpec(y=(1.5, 2.0))  # shorter is another length: accepted
     with pytest.raises(SpecError, match="another direction"):
         DirectionNotLengthSpec(z=(0.3, 0.4))
+
+
+def test_arrows_are_named_at_their_tips(media_dir):
+    """x, y, z beside their tips on the full-scale plane, x̂ = ŷ and ẑ beside theirs on the circle;
+    the inputs in the input colour, their images in L2's."""
+    spec = DirectionNotLengthSpec()
+    scene = build_scene(DirectionNotLength, spec, media_dir, check_each_step=False)
+    colors = scene.palette
+    for key, arrow in zip("xyz", scene.arrows):
+        assert np.linalg.norm(scene.arrow_names[key].get_center() - arrow.get_end()) < 1.2, key
+        assert arrow.get_color().to_hex().lower() == colors.input.lower()
+    for key, arrow in (("merged", scene.landed[0]), ("kept", scene.landed[2])):
+        assert np.linalg.norm(scene.image_names[key].get_center() - arrow.get_end()) < 2.0, key
+        assert arrow.get_color().to_hex().lower() == colors.l2.lower()

@@ -45,3 +45,21 @@ def test_custom_count_seed_and_dimension(media_dir):
     scene = build_scene(LayerNorm2D, spec, media_dir)
     check(scene, spec)
     assert "4,094" in scene.narration[-1]  # English groups thousands (CLDR)
+
+
+@pytest.mark.parametrize("spread", [0.1, 100.0])
+def test_the_picture_stays_readable_at_the_ends_of_the_spread(spread, media_dir):
+    """Inputs 0.1 or 100 wide: the last frame still shows the circle large (at least a quarter of the
+    figure's height across), and each point's label beside its dot, clear of the circle, naming its
+    coordinates and how many inputs landed there (issue 38: the circle used to collapse to a dot)."""
+    spec = LayerNorm2DSpec(spread=spread)
+    scene = build_scene(LayerNorm2D, spec, media_dir, check_each_step=False)
+    circle = scene.drawn["circle"]
+    assert circle.width >= scene.layout.figure_height / 4
+    centre, radius = circle.get_center(), circle.width / 2
+    for dot, label, landed in zip(scene.meeting_dots, scene.drawn["point_labels"], (scene.at_p, scene.at_q)):
+        corners = [label.get_corner(c) for c in ((-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0))]
+        assert min(np.linalg.norm(c[:2] - centre[:2]) for c in corners) > radius
+        assert np.linalg.norm(label.get_center() - dot.get_center()) < 1.5
+        assert label[1].typst_code == scene.words("landed", count=landed)
+    assert scene.at_p + scene.at_q == spec.count

@@ -59,3 +59,28 @@ def test_the_example_follows_the_radius(lang, media_dir):
     assert scene.words("example-projection.radius", **values) in example
     assert scene.words("example-projection.unit", **values) not in example
     assert fmt_vector(radial_projection([3.0, 4.0], 2.0), lang=lang) in example
+
+
+@pytest.mark.parametrize("radius", [0.05, 1000.0])
+def test_a_sphere_too_small_or_too_large_to_draw_with_the_vectors_is_refused(radius):
+    """Issue 38: at R = 0.05 the sphere vanished beside vectors of length 5 (at R = 1000 the vectors
+    would): the spec refuses radii more than 10× from the longest vector, in one line."""
+    from scenes.kit.spec import SpecError
+    with pytest.raises(SpecError, match=r"radius: must be within 10× the longest vector's length \(5\)"):
+        RadialProjectionSpec(radius=radius)
+    RadialProjectionSpec(radius=0.5)  # 10× shorter than (3, 4) is still drawn
+    RadialProjectionSpec(radius=50.0)
+
+
+def test_the_figure_names_its_sets_and_the_example_on_it(media_dir):
+    """The sphere's label (with its radius) beside the circle, x's beside its tip, x/‖x‖₂'s beside its dot."""
+    spec = RadialProjectionSpec()
+    scene = build_scene(RadialProjection, spec, media_dir, check_each_step=False)
+    sphere_label, line_label = scene.set_labels
+    assert sphere_label.typst_code == scene.words("sphere-set", radius="1")
+    origin, radius = scene.sphere.get_center(), scene.sphere.width / 2
+    assert radius < np.linalg.norm(sphere_label.get_center() - origin) < radius + 2.5
+    x_label, image_label = scene.example_labels
+    tip = scene.plane.c2p(3.0, 4.0)
+    assert np.linalg.norm(x_label.get_center() - tip) < 0.8
+    assert np.linalg.norm(image_label.get_center() - scene.example_dot.get_center()) < 1.2

@@ -47,3 +47,28 @@ def test_custom_vectors(media_dir):
     """Other vectors, light theme: the same radii."""
     spec = SphereRadiiSpec(vectors=((0.1, 0.0), (-4.0, -4.0), (2.0, -0.5)), theme="light")
     check(build_scene(SphereRadii, spec, media_dir), spec)
+
+
+def test_each_circle_carries_its_radius_on_it(media_dir):
+    """Each circle's radius is drawn from the centre to the circle and written beside it (1, √2), and
+    its name sits by it: read back from the drawn spokes and labels."""
+    spec = SphereRadiiSpec()
+    scene = build_scene(SphereRadii, spec, media_dir, check_each_step=False)
+    origin = scene.plane.c2p(0, 0)
+    unit = np.linalg.norm(scene.plane.c2p(1, 0) - origin)
+    for group, radius, written, colour in ((scene.l2_label, 1.0, "$1$", scene.palette.l2),
+                                          (scene.rms_label, math.sqrt(2), "$sqrt(2)$", scene.palette.rmsnorm)):
+        name, spoke, length = group
+        assert np.allclose(spoke.get_start(), origin)
+        assert np.linalg.norm(spoke.get_end() - origin) == pytest.approx(radius * unit)
+        assert length.typst_code == written
+        assert np.linalg.norm(length.get_center() - (spoke.get_start() + spoke.get_end()) / 2) < 0.5
+        assert abs(np.linalg.norm(name.get_center() - origin) - radius * unit) < 1.0
+        assert spoke.get_color().to_hex().lower() == colour.lower()
+
+
+def test_vectors_too_long_to_keep_the_circles_visible_are_refused():
+    """Issue 38's edge of the range: lengths above 10 would shrink both circles to specks."""
+    from scenes.kit.spec import SpecError
+    with pytest.raises(SpecError, match="keep lengths between 0.001 and 10"):
+        SphereRadiiSpec(vectors=((30.0, 40.0),))

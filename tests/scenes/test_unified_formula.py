@@ -42,3 +42,24 @@ def test_grids_follow_the_core_partition(lang, media_dir):
 def test_custom_grid_and_groups(media_dir):
     spec = UnifiedFormulaSpec(batch=3, features=6, groups=3, theme="light")
     check(build_scene(UnifiedFormula, spec, media_dir), spec)
+
+
+def test_terms_take_their_concepts_colours_and_batchnorm_can_restore_the_identity(media_dir):
+    """Centring x − μ wears the colour of the direction 1 (it removes μ·1); scale and affine are no
+    concept and end in the text colour. The narration says, per layer, whether γ and β can give an
+    input back its mean and spread: BatchNorm's per-feature γ = √(σ² + ε), β = μ can (Ioffe & Szegedy
+    2015, §3); LayerNorm's shared ones cannot. σ² is said to be the biased variance."""
+    spec = UnifiedFormulaSpec()
+    scene = build_scene(UnifiedFormula, spec, media_dir, check_each_step=False)
+    colors, formula = scene.palette, scene.formula_mobject
+    def colour(part):
+        drawn = {m.get_fill_color().to_hex().lower() for m in formula.select(part).family_members_with_points()}
+        assert len(drawn) == 1, (part, drawn)
+        return drawn.pop()
+
+    assert colour("centre") == colors.ones.lower()
+    assert colour("scale") == colour("affine") == colors.text.lower()
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "Ioffe" in said["batchnorm"] and "identity" in said["batchnorm"]
+    assert "cannot give an input back" in said["layernorm"] and "cannot" not in said["affine"]
+    assert "biased variance" in said["scale"]
