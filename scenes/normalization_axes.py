@@ -19,6 +19,8 @@ from scenes.kit.widgets import text_mobject
 __all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
 
 TABLE_LAYERS = ("batchnorm", "layernorm", "rmsnorm", "groupnorm")
+NOTED_LAYERS = ("batchnorm", "rmsnorm", "groupnorm")  # a note beside the icon: conv nets' axes, no centring
+ICON_SIDE = 1.15  # the small shaded grid of each row of the comparison table
 GRID_WIDTH = 4.8  # the widest the grid may be and leave room for its labels and the description
 STACKED_GRID_WIDTH = 4.0  # in a square or tall frame: room for the batch label and the row statistics
 
@@ -50,6 +52,9 @@ class NormalizationAxesSpec(SceneSpec):
         if any(features % g for g in self.groups):
             raise SpecError(f"groups: each count must divide the number of features ({features}), "
                             f"got {as_setting_text(self.groups)}")
+        zero_rows = [index + 1 for index, row in enumerate(self.values) if not any(row)]
+        if zero_rows:
+            raise SpecError(f"values: row {zero_rows[0]} is all zeros: RMSNorm divides it by its RMS, 0 (undefined at ε = 0)")
         if any(features // g < 2 for g in self.groups):
             raise SpecError("groups: every group needs at least two features (one value has σ = 0: undefined at ε = 0, "
                             "0 for any ε > 0)")
@@ -159,17 +164,12 @@ class NormalizationAxes(NormGeoScene):
         return "".join(" " + fact if self.spec.lang != "zh" else fact for fact in facts)
 
     def compare_layers(self) -> None:
-        """B8: the table, under the grid (which moves up and shrinks)."""
-        grid_group = VGroup(self.cells, self.shading, self.numbers, self.features, self.batch)
+        """B8: the grid and its description give way to the table, one row per layer with a small grid
+        shaded by the cells that share μ and σ (the last frame: the summary of the scene)."""
+        grid_group = VGroup(self.cells, self.shading, self.numbers, self.features, self.batch, self.info)
         table = self.comparison_table()
         self.table = table
-        if self.layout.stacked:  # the grid and its description stay; the table has the room below them
-            self.say("table", FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
-            return
-        target = grid_group.copy().scale(0.8).to_corner(UL, buff=EDGE).shift(DOWN * 0.85 + RIGHT * 0.4)
-        info_target = self.info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
-        self.say("table", Transform(grid_group, target), Transform(self.info, info_target),
-                 FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
+        self.say("table", FadeOut(grid_group), FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
 
     def numbers_for(self, state: GridState) -> VGroup:
         """The grid's numbers under ``state``, as written."""
@@ -217,19 +217,43 @@ class NormalizationAxes(NormGeoScene):
         return column
 
     def comparison_table(self) -> VGroup:
-        """B8: layer / averaged over / depends on the batch / where it is used."""
+        """B8: layer / who shares μ and σ (a small shaded grid) / depends on the batch / where it is used,
+        each row's texts on one baseline."""
         colors, lang = self.palette, self.spec.lang
-        header = [self.words(f"table.{k}") for k in ("layer", "averaged", "depends", "used")]
-        cells = [text_mobject(h, lang, colors.muted, SMALL_SIZE + 2) for h in header]
+        size = SMALL_SIZE + 4
+        shape = np.array(self.spec.values).shape
+        cell = ICON_SIDE / max(shape)
+        header = [VGroup(), VGroup()] + [text_mobject(self.words(f"table.{k}"), lang, colors.muted, SMALL_SIZE + 2)
+                                         for k in ("depends", "used")]
+        rows = [header]
         for layer in TABLE_LAYERS:
-            depends = self.words("yes" if parse_layer(layer).depends_on_batch else "no")
-            row = [layer_name(layer),
-                   self.words(f"axes.{layer}"), depends, self.words(f"used.{layer}")]
             color = colors.layer(layer)
-            cells += [text_mobject(row[0], lang, color, SMALL_SIZE + 4)]
-            cells += [text_mobject(t, lang, colors.text, SMALL_SIZE + 4) for t in row[1:]]
-        table = VGroup(*cells).arrange_in_grid(rows=1 + len(TABLE_LAYERS), cols=4, buff=(0.55, 0.22), col_alignments="llll")
+            groups = self.spec.groups[0] if layer == "groupnorm" else None
+            labels = statistic_groups(layer, shape, num_groups=groups) if groups else statistic_groups(layer, shape)
+            cells = cell_rectangles(shape, cell, cell, colors.muted).set_stroke(width=1)
+            icon = VGroup(shade_groups(cells, labels, color), cells)
+            if layer in NOTED_LAYERS:
+                note = text_mobject(self.words(f"table.note.{layer}"), lang, colors.muted, SMALL_SIZE)
+                icon = VGroup(icon, note).arrange(RIGHT, buff=0.25)
+            rows.append([text_mobject(layer_name(layer), lang, color, size), icon,
+                         text_mobject(self.words("depends.yes" if parse_layer(layer).depends_on_batch else "no"), lang,
+                                      colors.text, size),
+                         text_mobject(self.words(f"used.{layer}"), lang, colors.text, size)])
+        cells = [c for row in rows for c in row]
+        table = VGroup(*cells).arrange_in_grid(rows=len(rows), cols=4, buff=(0.7, 0.3), col_alignments="llll")
+        for row in rows:  # texts on one baseline (the icon stays centred in its row)
+            baseline = _baseline(row[2])
+            for text in (row[0], row[3]) if row is not header else (row[3],):
+                text.shift(UP * (baseline - _baseline(text)))
         rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
-        rule.shift(DOWN * (cells[0].height + 0.11))
+        rule.set_y(VGroup(*rows[1]).get_top()[1] + 0.15)
         group = VGroup(table, rule)
-        return fit_width(group, min(13.2, self.layout.content_width)).to_edge(DOWN, buff=0.45)
+        fit_width(group, min(13.2, self.layout.content_width))
+        top = self.layout.top - 1.0
+        return group.move_to((0, 0, 0)).set_y(min(group.get_y(), top - group.height / 2))
+
+
+def _baseline(text) -> float:
+    """The height of a text's baseline: the median bottom of its glyphs (most glyphs sit on it; a
+    descender such as y or g hangs below)."""
+    return float(np.median([glyph.get_bottom()[1] for glyph in text.family_members_with_points()]))
