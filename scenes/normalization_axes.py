@@ -217,34 +217,46 @@ class NormalizationAxes(NormGeoScene):
         return column
 
     def comparison_table(self) -> VGroup:
-        """B8: layer / who shares μ and σ (a small shaded grid) / depends on the batch / where it is used,
-        each row's texts on one baseline."""
-        colors, lang = self.palette, self.spec.lang
+        """B8: layer (with what its small grid cannot show) / who shares μ and σ (the small grid, shaded)
+        / depends on the batch / where it is used; each row's texts on one baseline. In a square or tall
+        frame the last two share a column, one above the other, and the rows spread down the frame."""
+        colors, lang, wide = self.palette, self.spec.lang, not self.layout.stacked
         size = SMALL_SIZE + 4
         shape = np.array(self.spec.values).shape
         cell = ICON_SIDE / max(shape)
-        header = [VGroup(), VGroup()] + [text_mobject(self.words(f"table.{k}"), lang, colors.muted, SMALL_SIZE + 2)
-                                         for k in ("depends", "used")]
-        rows = [header]
+        heads = [text_mobject(self.words(f"table.{k}"), lang, colors.muted, SMALL_SIZE + 2) for k in ("depends", "used")]
+        rows = [[VGroup(), VGroup(), *heads] if wide else [VGroup(), VGroup(), VGroup(*heads).arrange(DOWN, aligned_edge=LEFT)]]
         for layer in TABLE_LAYERS:
             color = colors.layer(layer)
             groups = self.spec.groups[0] if layer == "groupnorm" else None
             labels = statistic_groups(layer, shape, num_groups=groups) if groups else statistic_groups(layer, shape)
             cells = cell_rectangles(shape, cell, cell, colors.muted).set_stroke(width=1)
             icon = VGroup(shade_groups(cells, labels, color), cells)
+            name = VGroup(text_mobject(layer_name(layer), lang, color, size))
             if layer in NOTED_LAYERS:
-                note = text_mobject(self.words(f"table.note.{layer}"), lang, colors.muted, SMALL_SIZE)
-                icon = VGroup(icon, note).arrange(RIGHT, buff=0.25)
-            rows.append([text_mobject(layer_name(layer), lang, color, size), icon,
-                         text_mobject(self.words("depends.yes" if parse_layer(layer).depends_on_batch else "no"), lang,
-                                      colors.text, size),
-                         text_mobject(self.words(f"used.{layer}"), lang, colors.text, size)])
-        cells = [c for row in rows for c in row]
-        table = VGroup(*cells).arrange_in_grid(rows=len(rows), cols=4, buff=(0.7, 0.3), col_alignments="llll")
-        for row in rows:  # texts on one baseline (the icon stays centred in its row)
-            baseline = _baseline(row[2])
-            for text in (row[0], row[3]) if row is not header else (row[3],):
-                text.shift(UP * (baseline - _baseline(text)))
+                name.add(text_mobject(self.words(f"table.note.{layer}"), lang, colors.muted, SMALL_SIZE))
+            name.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            facts = [text_mobject(self.words("depends.yes" if parse_layer(layer).depends_on_batch else "no"), lang,
+                                  colors.text, size),
+                     text_mobject(self.words(f"used.{layer}"), lang, colors.text, size)]
+            rows.append([name, icon, *facts] if wide else [name, icon, VGroup(*facts).arrange(DOWN, aligned_edge=LEFT)])
+        columns = len(rows[0])
+        table = VGroup(*(c for row in rows for c in row))
+        table.arrange_in_grid(rows=len(rows), cols=columns, buff=(0.7 if wide else 0.45, 0.3), col_alignments="l" * columns)
+        if not wide:  # the rows spread down the frame
+            room = self.layout.top - 1.2 - self.layout.bottom
+            if table.height < 0.8 * room:
+                table.arrange_in_grid(rows=len(rows), cols=columns, col_alignments="l" * columns,
+                                      buff=(0.45, 0.3 + (0.8 * room - table.height) / (len(rows) - 1)))
+        for row in rows:  # texts on the baseline of the layer's name (the icon stays centred in its row)
+            if wide and row is not rows[0]:
+                baseline = _baseline(row[0][0])
+                for text in row[2:]:
+                    text.shift(UP * (baseline - _baseline(text)))
+            elif wide:
+                row[3].shift(UP * (_baseline(row[2]) - _baseline(row[3])))
+            elif row is not rows[0]:
+                row[2].align_to(row[0], UP)
         rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
         rule.set_y(VGroup(*rows[1]).get_top()[1] + 0.15)
         group = VGroup(table, rule)

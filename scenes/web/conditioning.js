@@ -56,8 +56,8 @@
     NG.svg('line', { x1: px(0), y1: 0, x2: px(0), y2: Hh }, axes);
     var contours = NG.svg('g', { fill: 'none', stroke: 'var(--muted)', 'stroke-opacity': 0.55 }, svg);
     var lines = {};
-    // the videos' colours: before standardizing RMSNorm's, after it LayerNorm's (scenes/conditioning.py)
-    [['raw', 'var(--rms)'], ['standardized', 'var(--ln)']].forEach(function (pair) {
+    // before/after standardizing is no layer: neutral, as in the video (scenes/conditioning.py), raw muted, standardized emphasis
+    [['raw', 'var(--muted)'], ['standardized', 'var(--emphasis)']].forEach(function (pair) {
       lines[pair[0]] = NG.svg('polyline', { 'data-path': pair[0], fill: 'none', stroke: pair[1], 'stroke-width': 2, 'stroke-linejoin': 'round' }, svg);
     });
     NG.svg('circle', { cx: px(START[0]), cy: py(START[1]), r: 4, fill: 'var(--fg)' }, svg);
