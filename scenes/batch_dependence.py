@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, LineJointType, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, LineJointType, SurroundingRectangle, VGroup, VMobject
 
 from normgeo import batch_mean_spread, same_example_in_two_batches, train_eval_gap
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
@@ -66,13 +66,13 @@ class BatchDependence(NormGeoScene):
         BatchNorm (training mode) and LayerNorm make of x in that batch."""
         colors, pair, fmt, lang = self.palette, self.pair, self.fmt, self.spec.lang
         grids = VGroup(self.batch_grid(pair.batch_a, "batch-a"), self.batch_grid(pair.batch_b, "batch-b"))
-        grids.arrange(RIGHT, buff=1.0)
+        grids.arrange(RIGHT, buff=0.7)
         size = SMALL_SIZE
         outputs = {}
         for layer, color in (("batchnorm", colors.batchnorm), ("layernorm", colors.layernorm)):
             a, b = (getattr(pair, f"{layer}_{k}") for k in ("a", "b"))
             name = self.text(f"{layer}-of-x", font_size=size, color=color)
-            values = [text_mobject(f"${fmt.vector(v, 2)}$", lang, color, size) for v in (a, b)]
+            values = [self.text("vector", font_size=size, color=color, v=fmt.vector(v, 2)) for v in (a, b)]
             outputs[layer] = (name, values)
         names = VGroup(outputs["batchnorm"][0], outputs["layernorm"][0]).arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
         names.next_to(grids, DOWN, buff=0.45).align_to(grids, LEFT)
@@ -155,7 +155,7 @@ class BatchDependence(NormGeoScene):
         colors, axes = self.palette, self.gap_axes
         self.gap_dots = VGroup(*(dot_at(axes, (p, g), colors.emphasis, radius=0.07)
                                  for p, g in zip(self.positions, self.gap.gaps)))
-        gap_line = curve(axes, self.positions, self.gap.gaps, colors.emphasis, stroke_width=2.5).set_joint_type(LineJointType.ROUND)
+        gap_line = _rounded_curve(axes, self.positions, self.gap.gaps, colors.emphasis, 2.5)
         gap, fmt = self.gap, self.fmt
         self.say("inference", Create(axes), FadeIn(self.gap_labels), Create(gap_line),
                  FadeIn(self.gap_dots, lag_ratio=0.1), run_time=2.0, hold=1.0,
@@ -173,3 +173,10 @@ def _tick_at(axis, values) -> None:
     start plus whole steps."""
     axis.remove(axis.ticks)
     axis.add(VGroup(*(axis.get_tick(value) for value in values)))
+
+
+def _rounded_curve(axes, xs, ys, color: str, stroke_width: float) -> VMobject:
+    """The kit's ``curve`` with rounded joins (no spikes at sharp turns of a thick polyline): a
+    polyline through (xs, ys) in axes coordinates."""
+    line = VMobject(color=color, stroke_width=stroke_width, joint_type=LineJointType.ROUND)
+    return line.set_points_as_corners(np.array([axes.c2p(float(x), float(y)) for x, y in zip(xs, ys)]))

@@ -25,7 +25,7 @@ from normgeo import (
     statistic_groups,
 )
 from scenes.kit.adapters import make_plane, to_points
-from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
 from scenes.kit.spec import SceneSpec, SpecError, Vectors, setting
 from scenes.kit.text import math_number
@@ -203,7 +203,7 @@ class BatchNormGeometry(NormGeoScene):
                                                color=colors.emphasis, buff=0.02, stroke_width=3)
                           for r in self.spec.pair))
         if self.layout.stacked:
-            top = self.sphere_text.get_bottom()[1] - 0.5
+            top = self.sphere_text.get_bottom()[1] - 0.85
             side = max(2.0, min(self.layout.content_width - 1.6, top - self.layout.bottom - 0.6))
             self.plane = make_plane(extent, side, (0.0, top - side / 2, 0.0), colors)
         else:

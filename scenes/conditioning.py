@@ -111,8 +111,8 @@ class Conditioning(NormGeoScene):
         extent = 1.1 * float(np.abs(np.vstack(contours)).max())
         plane = make_plane(extent, side, center, colors)
         curves = VGroup(*(closed_curve(plane, c, colors.muted, 1.5) for c in contours))
-        path = VMobject(color=color, stroke_width=width).set_points_as_corners(to_points(plane, run.path))
-        path.set_joint_type(LineJointType.ROUND)
+        path = VMobject(color=color, stroke_width=width, joint_type=LineJointType.ROUND)
+        path.set_points_as_corners(to_points(plane, run.path))
         dots = VGroup(*(dot_at(plane, p, color, radius=0.045) for p in run.path))
         return plane, curves, path, dots
 

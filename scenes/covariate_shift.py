@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UL, UP, Create, DashedLine, DashedVMobject, FadeIn, FadeOut, Line, LineJointType, VGroup
+from manim import DOWN, LEFT, RIGHT, UL, UP, Create, DashedLine, DashedVMobject, FadeIn, FadeOut, Line, LineJointType, VGroup, VMobject
 
 from normgeo import VARIANTS, InvalidParameterError, covariate_shift_study
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.claims import claim
-from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
+from scenes.kit.plots import axis_labels, make_axes, nice_step
 from scenes.kit.spec import SceneSpec, SpecError, check_range, setting
 from scenes.kit.widgets import text_mobject
 
@@ -101,7 +101,7 @@ class CovariateShift(NormGeoScene):
         curves, self.lines = VGroup(), []  # the lines: the polylines through the losses, a dashed one cut from its line
         for variant in VARIANTS:
             color, width, dashed = self.styles[variant]
-            line = curve(axes, steps, self.smoothed[variant], color, stroke_width=width).set_joint_type(LineJointType.ROUND)
+            line = _rounded_curve(axes, steps, self.smoothed[variant], color, width)
             self.lines.append(line)
             curves.add(DashedVMobject(line, num_dashes=60, dashed_ratio=0.55) if dashed else line)
         key = VGroup()
@@ -148,3 +148,10 @@ class CovariateShift(NormGeoScene):
         conclusion = self.text("conclusion", font_size=SMALL_SIZE + 4, color=self.palette.emphasis)
         fit_width(conclusion, min(13.2, self.layout.content_width)).move_to(self.note, aligned_edge=UL)
         self.say("conclusion", FadeOut(self.note), FadeIn(conclusion), run_time=1.0, hold=2.0)
+
+
+def _rounded_curve(axes, xs, ys, color: str, stroke_width: float) -> VMobject:
+    """The kit's ``curve`` with rounded joins (no spikes at sharp turns of a thick polyline): a
+    polyline through (xs, ys) in axes coordinates."""
+    line = VMobject(color=color, stroke_width=stroke_width, joint_type=LineJointType.ROUND)
+    return line.set_points_as_corners(np.array([axes.c2p(float(x), float(y)) for x, y in zip(xs, ys)]))

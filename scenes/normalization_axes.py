@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, ReplacementTransform, Transform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, ReplacementTransform, VGroup
 
 from normgeo import batch_norm, group_norm, layer_norm, parse_layer, rms_norm, statistic_groups, statistics_by_group
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width

@@ -30,7 +30,7 @@ def check(scene, spec):
     assert on_screen(scene, scene.bn_outputs) and on_screen(scene, scene.ln_outputs)
     for outputs, a, b in ((scene.bn_outputs, pair.batchnorm_a, pair.batchnorm_b),
                           (scene.ln_outputs, pair.layernorm_a, pair.layernorm_b)):
-        assert [v.typst_code for v in outputs[1]] == [f"${fmt.vector(a, 2)}$", f"${fmt.vector(b, 2)}$"]
+        assert [v.typst_code for v in outputs[1]] == [scene.words("vector", v=fmt.vector(u, 2)) for u in (a, b)]
         for value, grid in zip(outputs[1], scene.grids):  # each under its batch
             assert abs(value.get_x() - grid[0].get_x()) < 1e-6
     # tick marks at the data: the batch sizes on x, the decades on the log y axis (issue 33)
