@@ -17,6 +17,7 @@ from scenes.kit.widgets import dot_at, text_mobject
 
 __all__ = ["BatchDependenceSpec", "BatchDependence"]
 
+PLOTS_TOP = -0.25  # 16:9: the plots' titles reach up to about -0.45
 EPS = 1e-5  # BatchNorm's ε in the two-batch example (PyTorch's default)
 
 
@@ -87,6 +88,10 @@ class BatchDependence(NormGeoScene):
         names.next_to(rows, LEFT, buff=0.3)
         block = VGroup(grids, names, rows)
         fit_width(block, self.layout.pick(9.6, self.layout.content_width))
+        if not self.layout.stacked:  # above the plots' titles (a batch of 6 rows is tall)
+            room = self.title.get_bottom()[1] - 0.3 - PLOTS_TOP
+            if block.height > room:
+                block.scale_to_fit_height(room)
         block.next_to(self.title, DOWN, buff=0.3).align_to((self.layout.left + 0.15, 0, 0), LEFT)
         if self.layout.stacked:
             mode.next_to(block, DOWN, buff=0.25).align_to(block, LEFT)

@@ -100,7 +100,7 @@ class Conditioning(NormGeoScene):
                                    rho=fmt.number(self.spec.correlation))
         readout_b = VGroup(kappa_b, steps_b, self.rho_label).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
         for readout in (readout_a, readout_b):
-            fit_width(readout, min(6.4, self.layout.content_width))
+            fit_width(readout, min(6.7, self.layout.content_width))
         self.readouts = (readout_a, readout_b)
 
     def panel(self, run, center, side, color, width):
