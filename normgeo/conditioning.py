@@ -206,6 +206,22 @@ class GradientDescentRun:
         path zig-zags across the valley (for η < 1/L it approaches from one side)."""
         return self.step * float(np.linalg.eigvalsh(self.hessian)[-1]) > 1.0
 
+    @property
+    def slow_along_valley(self) -> bool:
+        """The error along the flattest direction (the valley) shrinks more slowly per step,
+        |1 − ηλ_min| > |1 − ηλ_max|, so the way along the valley sets the step count; otherwise (κ
+        near 1, or a step near 2/L) the fixed step's overshoot or undershoot in the steepest
+        direction does."""
+        low, high = np.linalg.eigvalsh(self.hessian)[[0, -1]]
+        return bool(abs(1.0 - self.step * low) > abs(1.0 - self.step * high))
+
+    @property
+    def path_shape(self) -> str:
+        """How the path looks and what sets its pace: ``"zigzag-valley"``, ``"zigzag-step"``
+        (overshoots, η > 1/L), ``"one-side-valley"``, ``"one-side-step"`` (η ≤ 1/L); ``-valley`` when
+        :attr:`slow_along_valley`."""
+        return f"{'zigzag' if self.overshoots else 'one-side'}-{'valley' if self.slow_along_valley else 'step'}"
+
 
 def gradient_descent_run(h, start, step_fraction: float = 0.9, n_steps: int = 40, tol: float = 1e-6) -> GradientDescentRun:
     """Gradient descent at ``step_fraction``·(2/L) from ``start``: the path and the exact step count."""

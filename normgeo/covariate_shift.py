@@ -197,6 +197,17 @@ class CovariateShiftStudy:
         return "against-shift" if self.mean_loss("noisy-batchnorm") < self.mean_loss("none") else "with-shift"
 
     @property
+    def batchnorm_cuts_shift(self) -> bool:
+        """With BatchNorm the next layer's inputs move less per step than without normalization."""
+        return bool(self.mean_shift("batchnorm") < self.mean_shift("none"))
+
+    @property
+    def shift_cut(self) -> float:
+        """How many times less the next layer's inputs move per step with BatchNorm than without
+        normalization (below 1 when they move more)."""
+        return self.mean_shift("none") / self.mean_shift("batchnorm")
+
+    @property
     def batchnorm_smooths(self) -> bool:
         """With BatchNorm the loss varies less along the gradient than without normalization."""
         return bool(self.mean_landscape_variation("batchnorm") < self.mean_landscape_variation("none"))

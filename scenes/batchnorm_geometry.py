@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, UL, Create, FadeIn, SurroundingRectangle, Transform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, UL, Create, FadeIn, FadeOut, SurroundingRectangle, Transform, VGroup
 
 from normgeo import (
     batch_norm,
@@ -24,18 +24,18 @@ from normgeo import (
     project_to_zero_mean_hyperplane,
     statistic_groups,
 )
-from scenes.kit.adapters import make_plane
-from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.adapters import make_plane, to_points
+from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
 from scenes.kit.grids import cell_rectangles, number_cells, shade_groups
 from scenes.kit.spec import SceneSpec, SpecError, Vectors, setting
 from scenes.kit.text import math_number
-from scenes.kit.widgets import circle_of_radius, dot_at, legend, segment, text_mobject
+from scenes.kit.widgets import circle_of_radius, dot_at, segment, text_mobject
 
 __all__ = ["BatchNormGeometrySpec", "BatchNormGeometry"]
 
-GRID_CENTER = (-3.75, 1.45, 0.0)
-PLANE_CENTER = (2.55, 1.05, 0.0)
-PLANE_SIZE = 3.7
+GRID_CENTER = (-3.75, 1.3, 0.0)
+PLANE_CENTER = (3.3, -0.75, 0.0)
+PLANE_SIZE = 5.1
 STACKED_PLANE_SIZE, STACKED_GRID_INDENT = 2.9, 1.2  # square or tall frames
 MINI_CELL = (0.7, 0.34)
 COLUMN_SUM = "sum_b"
@@ -78,10 +78,10 @@ class BatchNormGeometry(NormGeoScene):
         self.show_grid()
         self.normalize_columns()
         self.name_the_sphere()
-        self.centre_a_batch_of_two()
-        self.scale_a_batch_of_two()
         self.group_norm_with_one_group()
         self.group_norm_per_feature()
+        self.centre_a_batch_of_two()
+        self.scale_a_batch_of_two()
 
     def compute(self) -> None:
         """Everything the scene shows, from the core."""
@@ -145,12 +145,10 @@ class BatchNormGeometry(NormGeoScene):
                          .next_to(self.cells, LEFT, buff=0.15).set_y(row.get_y())
                          for head, row in ((COLUMN_SUM, sums), (COLUMN_LENGTH, lengths))))
         self.column_stats = VGroup(sums, lengths, heads)
-        note = self.text("eps-note", font_size=SMALL_SIZE - 4, color=colors.muted)
-        if self.layout.stacked:
-            self.eps_note = fit_width(note, self.layout.content_width).next_to(self.column_stats, DOWN, buff=0.25)
-            self.eps_note.align_to((self.layout.left, 0, 0), LEFT)
-        else:
-            self.eps_note = note.next_to(self.cells, RIGHT, buff=0.15).align_to(self.cells, DOWN)
+        note = self.text("eps-note", font_size=SMALL_SIZE, color=colors.muted)
+        width = self.layout.pick(self.text_right() - self.cells.get_left()[0], self.layout.content_width)
+        self.eps_note = fit_width(note, width).next_to(self.column_stats, DOWN, buff=0.3)
+        self.eps_note.align_to((self.layout.left if self.layout.stacked else self.cells.get_left()[0], 0, 0), LEFT)
         self.say("normalize", Transform(self.numbers, normalized), FadeIn(self.column_stats), FadeIn(note),
                  run_time=1.5, hold=1.0, B=self.batch, radius=self.values["radius"])
 
@@ -162,55 +160,13 @@ class BatchNormGeometry(NormGeoScene):
             self.sphere_text = fit_width(sphere, self.layout.content_width).next_to(self.eps_note, DOWN, buff=0.25)
             self.sphere_text.align_to((self.layout.left, 0, 0), LEFT)
         else:
-            self.sphere_text = fit_width(sphere, 6.3).next_to(self.column_stats, DOWN, buff=0.3).align_to(self.cells, LEFT)
+            self.sphere_text = fit_width(sphere, self.text_right() - self.cells.get_left()[0])
+            self.sphere_text.next_to(self.eps_note, DOWN, buff=0.3).align_to(self.cells, LEFT)
         self.say("sphere", FadeIn(self.sphere_text), run_time=1.0, hold=1.0, B=self.batch,
                  plane_dim=self.values["plane_dim"])
 
-    def centre_a_batch_of_two(self) -> None:
-        """The two chosen rows framed on the grid; their features as centred points of the plane."""
-        colors, extent = self.palette, self.extent
-        frames = VGroup(*(SurroundingRectangle(VGroup(*self.cells[(r - 1) * self.features:r * self.features]),
-                                               color=colors.emphasis, buff=0.02, stroke_width=3)
-                          for r in self.spec.pair))
-        if self.layout.stacked:
-            side = STACKED_PLANE_SIZE
-            center = (self.layout.left + 0.3 + side / 2, self.sphere_text.get_bottom()[1] - 0.55 - side / 2, 0.0)
-            self.plane = make_plane(extent, side, center, colors)
-        else:
-            self.plane = make_plane(extent, PLANE_SIZE, PLANE_CENTER, colors)
-        line = segment(self.plane, -extent * self.direction, extent * self.direction, colors.hyperplane, 4)
-        circle = circle_of_radius(self.plane, self.pair_columns.radius, colors.batchnorm)
-        self.key = legend([(colors.hyperplane, self.words("legend.line")),
-                           (colors.batchnorm, self.words("legend.circle", radius=self.values["pair_radius"])),
-                           (colors.emphasis, self.words("legend.points"))], self.spec.lang, colors.text, SMALL_SIZE - 4)
-        self.key_right = self.layout.pick(7.0, self.layout.right)
-        if self.layout.stacked:  # under the plane
-            fit_width(self.key, self.layout.content_width).next_to(self.plane, DOWN, buff=0.25)
-            self.key.align_to((self.layout.left, 0, 0), LEFT)
-        else:
-            fit_width(self.key, self.key_right - (self.plane.get_right()[0] + 0.25))
-            self.key.next_to(self.plane, RIGHT, buff=0.25).align_to(self.plane, UP)
-        self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.emphasis, radius=0.07) for v in self.pair_centred))
-        axis_names = VGroup(
-            self.text("axis.first", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[0])
-            .next_to(self.plane.x_axis.get_right(), RIGHT, buff=0.1),
-            self.text("axis.second", font_size=SMALL_SIZE - 4, color=colors.muted, row=self.spec.pair[1])
-            .next_to(self.plane.y_axis.get_top(), DOWN + RIGHT, buff=0.08))
-        self.say("pair", Create(frames), Create(self.plane), FadeIn(axis_names), Create(line), Create(circle), FadeIn(self.key),
-                 FadeIn(self.centred_dots), run_time=1.8, hold=0.8, first=self.spec.pair[0], second=self.spec.pair[1])
-
-    def scale_a_batch_of_two(self) -> None:
-        colors = self.palette
-        self.output_dots = VGroup(*(dot_at(self.plane, v, colors.batchnorm, radius=0.09) for v in self.pair_outputs))
-        tally = self.text("tally", font_size=SMALL_SIZE - 4, landed=self.at_p, other=self.at_q,
-                          p=self.values["p"], q=self.values["q"])
-        self.tally = fit_width(tally, self.key_right - self.key.get_left()[0]).next_to(self.key, DOWN, buff=0.3,
-                                                                          aligned_edge=LEFT)
-        self.say("scale", Transform(self.centred_dots, self.output_dots), FadeIn(self.tally), run_time=1.5, hold=0.8,
-                 p=self.values["p"], q=self.values["q"])
-
     def group_norm_with_one_group(self) -> None:
-        """Mini grid: GroupNorm with one group (ε = 0), shaded by rows: LayerNorm's values."""
+        """Mini grid right of the grid: GroupNorm with one group (ε = 0), shaded by rows: LayerNorm's values."""
         self.shown["one-group"] = [self.fmt.fixed(v, 2) for v in self.one_group.ravel()]
         self.one_group_grid = self.mini_grid(self.one_group, self.shown["one-group"], "one-group",
                                              self.palette.layernorm, self.mini_corner())
@@ -219,29 +175,95 @@ class BatchNormGeometry(NormGeoScene):
     def group_norm_per_feature(self) -> None:
         """Mini grid: one feature per group, every cell its own group: all values 0 (at ε > 0)."""
         self.shown["per-feature"] = [self.fmt.fixed(v, 2) for v in self.per_feature.ravel()]
+        corner = self.mini_corner()
+        if self.layout.stacked:  # beside the first
+            corner = (self.one_group_grid.get_right()[0] + 0.4, corner[1])
+        else:  # under the first
+            corner = (corner[0], self.one_group_grid.get_bottom()[1] - 0.35)
         self.per_feature_grid = self.mini_grid(self.per_feature, self.shown["per-feature"], "per-feature",
-                                               self.palette.groupnorm,
-                                               (self.one_group_grid.get_right()[0] + 0.5, self.mini_corner()[1]))
-        refusal = VGroup(*(self.text(f"refused.{k}", font_size=SMALL_SIZE - 2, color=color) for k, color in
+                                               self.palette.groupnorm, corner)
+        refusal = VGroup(*(self.text(f"refused.{k}", font_size=SMALL_SIZE, color=color) for k, color in
                            (("erased", self.palette.groupnorm), ("undefined", self.palette.muted))
                            )).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         if self.layout.stacked:  # under the two mini grids
             self.refusal = fit_width(refusal, self.layout.content_width).next_to(self.per_feature_grid, DOWN, buff=0.3)
             self.refusal.align_to((self.layout.left, 0, 0), LEFT)
-        else:
-            left = self.per_feature_grid.get_right()[0] + 0.45
-            self.refusal = fit_width(refusal, 7.0 - left).move_to(self.per_feature_grid[1])
-            self.refusal.set_x(left + self.refusal.width / 2)
+        else:  # under the second
+            self.refusal = fit_width(refusal, self.layout.right - corner[0]).next_to(self.per_feature_grid, DOWN, buff=0.25)
+            self.refusal.align_to(self.per_feature_grid, LEFT)
         self.say("per-feature", FadeIn(self.per_feature_grid), FadeIn(self.refusal), run_time=1.2, hold=1.5,
                  features=self.features)
 
+    def centre_a_batch_of_two(self) -> None:
+        """GroupNorm's grids give way to the hero: the plane of a batch of two (the rows framed on the
+        grid), the zero-mean line and the circle of radius √2 labelled on themselves; the features
+        land as centred points on the line."""
+        colors, extent = self.palette, self.extent
+        frames = VGroup(*(SurroundingRectangle(VGroup(*self.cells[(r - 1) * self.features:r * self.features]),
+                                               color=colors.emphasis, buff=0.02, stroke_width=3)
+                          for r in self.spec.pair))
+        if self.layout.stacked:
+            top = self.sphere_text.get_bottom()[1] - 0.85
+            side = max(2.0, min(self.layout.content_width - 1.6, top - self.layout.bottom - 0.6))
+            self.plane = make_plane(extent, side, (0.0, top - side / 2, 0.0), colors)
+        else:
+            self.plane = make_plane(extent, PLANE_SIZE, PLANE_CENTER, colors)
+        along = self.direction * extent * 0.97
+        line = segment(self.plane, -along, along, colors.hyperplane, 4)
+        circle = circle_of_radius(self.plane, self.pair_columns.radius, colors.batchnorm, 5)
+        size = SMALL_SIZE
+        line_label = self.text("legend.line", font_size=size, color=colors.hyperplane)
+        # along the line, inside the circle, on the side away from the origin's upper half
+        angle = float(np.arctan2(self.direction[1], self.direction[0]))
+        normal = np.array([-self.direction[1], self.direction[0]])
+        line_label.rotate(angle if abs(angle) <= np.pi / 2 else angle - np.pi * np.sign(angle))
+        line_label.move_to(to_points(self.plane, 0.5 * self.pair_columns.radius * self.direction))
+        line_label.shift((line_label.height / 2 + 0.12) * np.array([*(normal if normal[1] < 0 else -normal), 0.0]))
+        circle_label = self.text("legend.circle", font_size=size, color=colors.batchnorm,
+                                 radius=self.values["pair_radius"])
+        circle_label.next_to(to_points(self.plane, [0.0, -self.pair_columns.radius]), DOWN, buff=0.12)
+        circle_label.align_to(self.plane.y_axis, LEFT).shift(RIGHT * 0.15)
+        self.centred_dots = VGroup(*(dot_at(self.plane, v, colors.hyperplane, radius=0.09) for v in self.pair_centred))
+        axis_names = VGroup(text_mobject("$v_1$", self.spec.lang, colors.muted, size + 4),
+                            text_mobject("$v_2$", self.spec.lang, colors.muted, size + 4))
+        axis_names[0].next_to(self.plane.x_axis.get_right(), RIGHT, buff=0.12)
+        axis_names[1].next_to(self.plane.y_axis.get_top(), RIGHT, buff=0.15).align_to(self.plane.y_axis, UP)
+        rows = self.text("axes", font_size=size, color=colors.muted, first=self.spec.pair[0], second=self.spec.pair[1])
+        axis_names.add(fit_width(rows, self.layout.right - self.plane.get_left()[0]).next_to(self.plane, UP, buff=0.15)
+                       .align_to(self.plane, LEFT))
+        self.plane_labels = VGroup(line_label, circle_label, axis_names)
+        self.say("pair", FadeOut(self.one_group_grid), FadeOut(self.per_feature_grid), FadeOut(self.refusal),
+                 Create(frames), Create(self.plane), FadeIn(axis_names), Create(line), Create(circle),
+                 FadeIn(line_label), FadeIn(circle_label), FadeIn(self.centred_dots),
+                 run_time=1.8, hold=0.8, first=self.spec.pair[0], second=self.spec.pair[1])
+
+    def scale_a_batch_of_two(self) -> None:
+        """Scaling sends every feature's point to (1, −1) or (−1, 1): each labelled with how many land there."""
+        colors = self.palette
+        self.output_dots = VGroup(*(dot_at(self.plane, v, colors.batchnorm, radius=0.11) for v in self.pair_outputs))
+        labels = VGroup()
+        for point, count, name in zip(self.meeting_points, (self.at_p, self.at_q), ("p", "q")):
+            label = VGroup(self.text("point", font_size=SMALL_SIZE + 2, color=colors.batchnorm, point=self.values[name]),
+                           self.text("count", font_size=SMALL_SIZE, color=colors.muted, count=count))
+            right = point[0] > 0  # outside the circle, in the wedge between the circle and the line
+            label.arrange(DOWN, aligned_edge=LEFT if right else RIGHT, buff=0.08)
+            label.next_to(to_points(self.plane, point), RIGHT if right else LEFT, buff=0.45)
+            labels.add(label)
+        self.tally = labels
+        self.say("scale", Transform(self.centred_dots, self.output_dots), FadeIn(labels), run_time=1.5, hold=1.5,
+                 p=self.values["p"], q=self.values["q"])
+
     # ------------------------------------------------------------------ helpers
     def mini_corner(self) -> tuple[float, float]:
-        """The upper-left corner of the first mini grid: bottom left at 16:9, under the pair's plane
-        in a square or tall frame."""
+        """The upper-left corner of the first mini grid: right of the grid at 16:9, under the sphere's
+        text in a square or tall frame (where the pair's plane comes later)."""
         if self.layout.stacked:
-            return self.layout.left, self.tally.get_bottom()[1] - 0.35
-        return -6.9, -1.8
+            return self.layout.left, self.sphere_text.get_bottom()[1] - 0.45
+        return 0.6, self.cells.get_top()[1] + 0.4
+
+    def text_right(self) -> float:
+        """At 16:9, the right edge of the text under the grid: clear of the pair's plane."""
+        return PLANE_CENTER[0] - PLANE_SIZE / 2 - 0.3
 
     def grid_numbers(self, values, texts, cells, font_size) -> VGroup:
         return number_cells(values, texts, cells, self.spec.lang, self.palette.text, font_size)
@@ -262,8 +284,8 @@ class BatchNormGeometry(NormGeoScene):
         numbers = number_cells(values, texts, cells, self.spec.lang, self.palette.text,
                                SMALL_SIZE - 7)
         grid = VGroup(shading, cells, numbers)
-        caption = self.text(f"caption.{key}", font_size=SMALL_SIZE - 3, color=color, eps=self.values["eps"])
-        fit_width(caption, max(grid.width + 0.4, 3.0))
+        caption = self.text(f"caption.{key}", font_size=SMALL_SIZE, color=color, eps=self.values["eps"])
+        fit_width(caption, self.layout.pick(self.layout.right - corner[0], max(grid.width + 0.2, self.layout.content_width / 2 - 0.2)))
         block = VGroup(caption, grid).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         block.move_to(np.array([corner[0], corner[1], 0.0]), aligned_edge=UL)
         return block

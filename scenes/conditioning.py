@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup, VMobject
+from manim import DOWN, LEFT, UP, Create, FadeIn, LineJointType, VGroup, VMobject
 
 from normgeo import conditioning_demo, contour_levels, quadratic_contours
 from scenes.kit.adapters import make_plane, to_points
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
+from scenes.kit.claims import claim
 from scenes.kit.spec import SceneSpec, SpecError, as_setting_text, setting
 from scenes.kit.widgets import closed_curve, dot_at
 
@@ -73,8 +74,9 @@ class Conditioning(NormGeoScene):
             places = self.layout.stacked_panels(2, at_most=4.6, above=0.45, below=1.35, top_gap=0.45)
         else:
             places = [((-3.55, -0.15, 0), 4.6), ((3.55, -0.15, 0), 4.6)]
-        panels = [self.panel(demo.drawn_before, *places[0], colors.rmsnorm),
-                  self.panel(demo.drawn_after, *places[1], colors.layernorm)]
+        # raw against standardized is before/after: neutral, told by weight, never a layer's hue (issue 33)
+        panels = [self.panel(demo.drawn_before, *places[0], colors.text, 3.0),
+                  self.panel(demo.drawn_after, *places[1], colors.emphasis, 5.0)]
         (plane_a, self.curves_a, path_a, self.dots_a), (plane_b, self.curves_b, path_b, self.dots_b) = panels
         self.before_path, self.after_path = path_a, path_b
         self.before_plane, self.after_plane = plane_a, plane_b
@@ -83,33 +85,35 @@ class Conditioning(NormGeoScene):
         scales = {"small": fmt.scientific(self.spec.small_scale), "large": fmt.scientific(self.spec.large_scale)}
         self.caption_a = self.text("before", font_size=SMALL_SIZE, **scales).next_to(plane_a, UP, buff=0.12)
         self.caption_b = self.text("after", font_size=SMALL_SIZE).next_to(plane_b, UP, buff=0.12)
-        self.kappa_a = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.rmsnorm,
+        self.kappa_a = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.text,
                                  kappa=fmt.scientific(demo.kappa_raw))
-        self.drawn = self.text(f"drawn.{self.drawn_reason}", font_size=SMALL_SIZE - 4, color=colors.muted,
+        self.drawn = self.text(f"drawn.{self.drawn_reason}", font_size=SMALL_SIZE, color=colors.muted,
                                kappa=fmt.number(demo.drawn_before.kappa))
         tol = fmt.scientific(demo.tolerance)
         self.steps_a = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_raw), tol=tol)
         readout_a = VGroup(self.kappa_a, self.drawn, self.steps_a).arrange(DOWN, buff=0.12)
         readout_a.next_to(plane_a, DOWN, buff=0.15)
-        kappa_b = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.layernorm,
+        kappa_b = self.text("kappa", font_size=SMALL_SIZE + 4, color=colors.emphasis,
                             kappa=fmt.number(demo.kappa_standardized, 1))
         steps_b = self.text("steps", font_size=SMALL_SIZE, steps=fmt.scientific(demo.steps_standardized), tol=tol)
-        self.rho_label = self.text("correlation", font_size=SMALL_SIZE - 4, color=colors.muted,
+        self.rho_label = self.text("correlation", font_size=SMALL_SIZE, color=colors.muted,
                                    rho=fmt.number(self.spec.correlation))
         readout_b = VGroup(kappa_b, steps_b, self.rho_label).arrange(DOWN, buff=0.12).next_to(plane_b, DOWN, buff=0.15)
         for readout in (readout_a, readout_b):
-            fit_width(readout, min(6.4, self.layout.content_width))
+            fit_width(readout, min(6.7, self.layout.content_width))
         self.readouts = (readout_a, readout_b)
 
-    def panel(self, run, center, side, color):
-        """A plane with the run's contours, its descent path and the path's points."""
+    def panel(self, run, center, side, color, width):
+        """A plane with the run's contours, its descent path (rounded joins: no spikes at its sharp
+        turns) and the path's points."""
         colors = self.palette
         contours = quadratic_contours(run.hessian, contour_levels(run.hessian, run.path[0]))
         extent = 1.1 * float(np.abs(np.vstack(contours)).max())
         plane = make_plane(extent, side, center, colors)
-        curves = VGroup(*(closed_curve(plane, c, colors.muted, 2) for c in contours))
-        path = VMobject(color=color, stroke_width=3.5).set_points_as_corners(to_points(plane, run.path))
-        dots = VGroup(*(dot_at(plane, p, color, radius=0.035) for p in run.path))
+        curves = VGroup(*(closed_curve(plane, c, colors.muted, 1.5) for c in contours))
+        path = VMobject(color=color, stroke_width=width, joint_type=LineJointType.ROUND)
+        path.set_points_as_corners(to_points(plane, run.path))
+        dots = VGroup(*(dot_at(plane, p, color, radius=0.045) for p in run.path))
         return plane, curves, path, dots
 
     def show_raw_features(self) -> None:
@@ -127,7 +131,7 @@ class Conditioning(NormGeoScene):
         """Gradient descent at a fraction of 2/L: above 1/L it zig-zags across the valley, below it
         approaches from one side (worded from the drawn run); the step rule goes under the title."""
         demo = self.demo
-        how = self.words("how.overshoots" if demo.drawn_before.overshoots else "how.approaches")
+        how = self.words("how", when=claim(demo.drawn_before, "path_shape"))
         rule = self.text("step-rule", font_size=SMALL_SIZE, color=self.palette.emphasis,
                          fraction=self.fmt.number(demo.step_fraction))
         fit_width(rule, min(13.0, self.layout.content_width)).next_to(self.title, DOWN, buff=0.25).align_to(self.title, LEFT)
@@ -136,10 +140,13 @@ class Conditioning(NormGeoScene):
                  fraction=self.fmt.number(demo.step_fraction), how=how)
 
     def descend_after_standardizing(self) -> None:
+        """The same descent on the standardized problem; whether a slow way along the valley or the
+        fixed step's overshoot sets its step count is the core's predicate."""
         demo = self.demo
         self.say("after", Create(self.after_plane), FadeIn(self.caption_b), Create(self.curves_b),
                  Create(self.after_path), FadeIn(self.dots_b, lag_ratio=0.05), FadeIn(self.readouts[1][:2]),
-                 run_time=2.5, hold=1.5, kappa=self.fmt.number(demo.kappa_standardized, 1),
+                 run_time=2.5, hold=1.5, when=claim(demo.drawn_after, "slow_along_valley"),
+                 fraction=self.fmt.number(demo.step_fraction), kappa=self.fmt.number(demo.kappa_standardized, 1),
                  steps=self.fmt.plain_scientific(demo.steps_standardized))
 
     def keep_the_correlation(self) -> None:

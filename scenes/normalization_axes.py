@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, ReplacementTransform, Transform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, UL, FadeIn, FadeOut, Line, ReplacementTransform, VGroup
 
 from normgeo import batch_norm, group_norm, layer_norm, parse_layer, rms_norm, statistic_groups, statistics_by_group
 from scenes.kit.base import EDGE, SMALL_SIZE, NormGeoScene, fit_width
@@ -19,6 +19,8 @@ from scenes.kit.widgets import text_mobject
 __all__ = ["NormalizationAxesSpec", "NormalizationAxes"]
 
 TABLE_LAYERS = ("batchnorm", "layernorm", "rmsnorm", "groupnorm")
+NOTED_LAYERS = ("batchnorm", "rmsnorm", "groupnorm")  # a note beside the icon: conv nets' axes, no centring
+ICON_SIDE = 1.15  # the small shaded grid of each row of the comparison table
 GRID_WIDTH = 4.8  # the widest the grid may be and leave room for its labels and the description
 STACKED_GRID_WIDTH = 4.0  # in a square or tall frame: room for the batch label and the row statistics
 
@@ -50,6 +52,9 @@ class NormalizationAxesSpec(SceneSpec):
         if any(features % g for g in self.groups):
             raise SpecError(f"groups: each count must divide the number of features ({features}), "
                             f"got {as_setting_text(self.groups)}")
+        zero_rows = [index + 1 for index, row in enumerate(self.values) if not any(row)]
+        if zero_rows:
+            raise SpecError(f"values: row {zero_rows[0]} is all zeros: RMSNorm divides it by its RMS, 0 (undefined at ε = 0)")
         if any(features // g < 2 for g in self.groups):
             raise SpecError("groups: every group needs at least two features (one value has σ = 0: undefined at ε = 0, "
                             "0 for any ε > 0)")
@@ -159,17 +164,12 @@ class NormalizationAxes(NormGeoScene):
         return "".join(" " + fact if self.spec.lang != "zh" else fact for fact in facts)
 
     def compare_layers(self) -> None:
-        """B8: the table, under the grid (which moves up and shrinks)."""
-        grid_group = VGroup(self.cells, self.shading, self.numbers, self.features, self.batch)
+        """B8: the grid and its description give way to the table, one row per layer with a small grid
+        shaded by the cells that share μ and σ (the last frame: the summary of the scene)."""
+        grid_group = VGroup(self.cells, self.shading, self.numbers, self.features, self.batch, self.info)
         table = self.comparison_table()
         self.table = table
-        if self.layout.stacked:  # the grid and its description stay; the table has the room below them
-            self.say("table", FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
-            return
-        target = grid_group.copy().scale(0.8).to_corner(UL, buff=EDGE).shift(DOWN * 0.85 + RIGHT * 0.4)
-        info_target = self.info.copy().next_to(target, RIGHT, buff=0.9).align_to(target, UP)
-        self.say("table", Transform(grid_group, target), Transform(self.info, info_target),
-                 FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
+        self.say("table", FadeOut(grid_group), FadeIn(table, shift=UP * 0.2), run_time=1.5, hold=4.0)
 
     def numbers_for(self, state: GridState) -> VGroup:
         """The grid's numbers under ``state``, as written."""
@@ -217,19 +217,55 @@ class NormalizationAxes(NormGeoScene):
         return column
 
     def comparison_table(self) -> VGroup:
-        """B8: layer / averaged over / depends on the batch / where it is used."""
-        colors, lang = self.palette, self.spec.lang
-        header = [self.words(f"table.{k}") for k in ("layer", "averaged", "depends", "used")]
-        cells = [text_mobject(h, lang, colors.muted, SMALL_SIZE + 2) for h in header]
+        """B8: layer (with what its small grid cannot show) / who shares μ and σ (the small grid, shaded)
+        / depends on the batch / where it is used; each row's texts on one baseline. In a square or tall
+        frame the last two share a column, one above the other, and the rows spread down the frame."""
+        colors, lang, wide = self.palette, self.spec.lang, not self.layout.stacked
+        size = SMALL_SIZE + 4
+        shape = np.array(self.spec.values).shape
+        cell = ICON_SIDE / max(shape)
+        heads = [text_mobject(self.words(f"table.{k}"), lang, colors.muted, SMALL_SIZE + 2) for k in ("depends", "used")]
+        rows = [[VGroup(), VGroup(), *heads] if wide else [VGroup(), VGroup(), VGroup(*heads).arrange(DOWN, aligned_edge=LEFT)]]
         for layer in TABLE_LAYERS:
-            depends = self.words("yes" if parse_layer(layer).depends_on_batch else "no")
-            row = [layer_name(layer),
-                   self.words(f"axes.{layer}"), depends, self.words(f"used.{layer}")]
             color = colors.layer(layer)
-            cells += [text_mobject(row[0], lang, color, SMALL_SIZE + 4)]
-            cells += [text_mobject(t, lang, colors.text, SMALL_SIZE + 4) for t in row[1:]]
-        table = VGroup(*cells).arrange_in_grid(rows=1 + len(TABLE_LAYERS), cols=4, buff=(0.55, 0.22), col_alignments="llll")
+            groups = self.spec.groups[0] if layer == "groupnorm" else None
+            labels = statistic_groups(layer, shape, num_groups=groups) if groups else statistic_groups(layer, shape)
+            cells = cell_rectangles(shape, cell, cell, colors.muted).set_stroke(width=1)
+            icon = VGroup(shade_groups(cells, labels, color), cells)
+            name = VGroup(text_mobject(layer_name(layer), lang, color, size))
+            if layer in NOTED_LAYERS:
+                name.add(text_mobject(self.words(f"table.note.{layer}"), lang, colors.muted, SMALL_SIZE))
+            name.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            facts = [text_mobject(self.words("depends.yes" if parse_layer(layer).depends_on_batch else "no"), lang,
+                                  colors.text, size),
+                     text_mobject(self.words(f"used.{layer}"), lang, colors.text, size)]
+            rows.append([name, icon, *facts] if wide else [name, icon, VGroup(*facts).arrange(DOWN, aligned_edge=LEFT)])
+        columns = len(rows[0])
+        table = VGroup(*(c for row in rows for c in row))
+        table.arrange_in_grid(rows=len(rows), cols=columns, buff=(0.7 if wide else 0.45, 0.3), col_alignments="l" * columns)
+        if not wide:  # the rows spread down the frame
+            room = self.layout.top - 1.2 - self.layout.bottom
+            if table.height < 0.8 * room:
+                table.arrange_in_grid(rows=len(rows), cols=columns, col_alignments="l" * columns,
+                                      buff=(0.45, 0.3 + (0.8 * room - table.height) / (len(rows) - 1)))
+        for row in rows:  # texts on the baseline of the layer's name (the icon stays centred in its row)
+            if wide and row is not rows[0]:
+                baseline = _baseline(row[0][0])
+                for text in row[2:]:
+                    text.shift(UP * (baseline - _baseline(text)))
+            elif wide:
+                row[3].shift(UP * (_baseline(row[2]) - _baseline(row[3])))
+            elif row is not rows[0]:
+                row[2].align_to(row[0], UP)
         rule = Line(table.get_corner(UL), table.get_corner(UL) + RIGHT * table.width, color=colors.muted, stroke_width=1.5)
-        rule.shift(DOWN * (cells[0].height + 0.11))
+        rule.set_y(VGroup(*rows[1]).get_top()[1] + 0.15)
         group = VGroup(table, rule)
-        return fit_width(group, min(13.2, self.layout.content_width)).to_edge(DOWN, buff=0.45)
+        fit_width(group, min(13.2, self.layout.content_width))
+        top = self.layout.top - 1.0
+        return group.move_to((0, 0, 0)).set_y(min(group.get_y(), top - group.height / 2))
+
+
+def _baseline(text) -> float:
+    """The height of a text's baseline: the median bottom of its glyphs (most glyphs sit on it; a
+    descender such as y or g hangs below)."""
+    return float(np.median([glyph.get_bottom()[1] for glyph in text.family_members_with_points()]))

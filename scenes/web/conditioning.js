@@ -68,8 +68,8 @@
     var axisU2 = NG.svg('line', { y1: 0, y2: PLOT }, axes);
     var contours = NG.svg('g', { fill: 'none', stroke: 'var(--muted)', 'stroke-opacity': 0.55 }, plot);
     var lines = {};
-    // the videos' colours: before standardizing RMSNorm's, after it LayerNorm's (scenes/conditioning.py)
-    [['raw', 'var(--rms)'], ['standardized', 'var(--ln)']].forEach(function (pair) {
+    // before/after standardizing is no layer: neutral, as in the video (scenes/conditioning.py), raw muted, standardized emphasis
+    [['raw', 'var(--muted)'], ['standardized', 'var(--emphasis)']].forEach(function (pair) {
       lines[pair[0]] = NG.svg('polyline', { 'data-path': pair[0], fill: 'none', stroke: pair[1], 'stroke-width': 2, 'stroke-linejoin': 'round' }, svg);
     });
     var startDot = NG.svg('circle', { r: 4, fill: 'var(--fg)' }, svg);

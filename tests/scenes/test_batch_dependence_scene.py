@@ -28,10 +28,17 @@ def check(scene, spec):
     assert [n.typst_code for n in scene.grids[0][1]][: spec.features] == [n.typst_code for n in scene.grids[1][1]][: spec.features]
     # the readouts as typeset: BatchNorm's two outputs for the one example differ, LayerNorm's agree
     assert on_screen(scene, scene.bn_outputs) and on_screen(scene, scene.ln_outputs)
-    assert scene.bn_outputs.typst_code == scene.words("bn-outputs", a=fmt.vector(pair.batchnorm_a, 2),
-                                                      b=fmt.vector(pair.batchnorm_b, 2))
-    assert scene.ln_outputs.typst_code == scene.words("ln-outputs", a=fmt.vector(pair.layernorm_a, 2),
-                                                      b=fmt.vector(pair.layernorm_b, 2))
+    for outputs, a, b in ((scene.bn_outputs, pair.batchnorm_a, pair.batchnorm_b),
+                          (scene.ln_outputs, pair.layernorm_a, pair.layernorm_b)):
+        assert [v.typst_code for v in outputs[1]] == [scene.words("vector", v=fmt.vector(u, 2)) for u in (a, b)]
+        for value, grid in zip(outputs[1], scene.grids):  # each under its batch
+            assert abs(value.get_x() - grid[0].get_x()) < 1e-6
+    # tick marks at the data: the batch sizes on x, the decades on the log y axis (issue 33)
+    for axes in (scene.spread_axes, scene.gap_axes):
+        xs = sorted(tick.get_center()[0] for tick in axes.x_axis[-1])
+        assert np.allclose(xs, [axes.c2p(p, 1.0)[0] for p in np.log2(spec.batch_sizes)], atol=1e-6)
+        ys = sorted(tick.get_center()[1] for tick in axes.y_axis[-1])
+        assert np.allclose(ys, sorted(axes.c2p(0.0, 10.0 ** k)[1] for k in (-1, 0)), atol=1e-6)
     spread = batch_mean_spread(spec.batch_sizes, seed=spec.seed)
     dots = centres(scene.spread_axes, scene.measured_dots)
     assert np.allclose(dots[:, 0], np.log2(spec.batch_sizes)) and np.allclose(dots[:, 1], spread.measured, rtol=1e-9)

@@ -61,7 +61,7 @@ def test_source_grid(lang, media_dir):
     # the zero-mean hyperplane of ℝ^B has B − 1 = 3 dimensions (zh used to call it "4 维零均值超平面"),
     # the sphere holds in training mode, and no sentence speaks of another command's rules
     said = dict(zip((s.key for s in scene.steps), scene.narration))
-    assert {"en": "3 dimensions", "zh": "3 维的", "ru": "размерность этой гиперплоскости — 3"}[lang] in said["sphere"]
+    assert {"en": "3 dimensions", "zh": "3 维的", "ru": "размерность этой гиперплоскости\u00a0— 3"}[lang] in said["sphere"]
     assert "4 维零均值超平面" not in said["sphere"]
     assert {"en": "training mode", "zh": "训练模式", "ru": "режиме обучения"}[lang] in said["normalize"]
     everything = " ".join(scene.narration) + " ".join(m.typst_code for m, _, _ in text_boxes(scene))

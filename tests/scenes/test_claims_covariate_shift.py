@@ -26,8 +26,10 @@ def test_every_claim_matches_the_numbers(spec, media_dir):
         separation = "against-shift" if loss["noisy-batchnorm"] < loss["none"] else "with-shift"
     assert_claims(scene, {"say.fast": ("noisy_closer_to_batchnorm", closer),
                           "say.separate": ("shift_separation", separation),
-                          "say.landscape": ("batchnorm_smooths", rough["batchnorm"] < rough["none"])})
+                          "say.landscape": ("batchnorm_smooths", rough["batchnorm"] < rough["none"]),
+                          "say.shift": ("batchnorm_cuts_shift", shift["batchnorm"] < shift["none"])})
     fixed, values = scene.fmt.fixed, scene.said_values
     assert values["fast"]["noisy"] == fixed(loss["noisy-batchnorm"], 3) and values["fast"]["none"] == fixed(loss["none"], 3)
     assert values["separate"]["none_shift"] == fixed(shift["none"], 3)
     assert values["shift"]["ratio"] == scene.fmt.number(shift["noisy-batchnorm"] / shift["batchnorm"], 1)
+    assert values["shift"]["cut"] == scene.fmt.number(shift["none"] / shift["batchnorm"], 1)

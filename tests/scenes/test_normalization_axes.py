@@ -126,3 +126,9 @@ def test_custom_grid(media_dir, monkeypatch):
 def test_exactly_two_group_counts(groups):
     with pytest.raises(SpecError, match="^groups: give exactly two"):
         NormalizationAxesSpec(groups=groups)
+
+
+def test_a_row_of_zeros_is_refused():
+    """RMSNorm divides a row by its RMS: a row of zeros has none at ε = 0 (issue 34)."""
+    with pytest.raises(SpecError, match=r"^values: row 2 is all zeros: RMSNorm divides it by its RMS, 0 \(undefined at ε = 0\)$"):
+        NormalizationAxesSpec(values=((1, 2), (0, 0), (3, 1)), groups=(1, 1))

@@ -22,7 +22,7 @@ DRAWN = {
     "layernorm-3d": [('line[data-vec="hat"]', "stroke", "layernorm"), ('line[data-vec="x"]', "stroke", "input"),
                      ('line[data-vec="mean-part"]', "stroke", "ones"), ('line[data-vec="centred"]', "stroke", "hyperplane"),
                      ('polyline[data-set="circle"]', "stroke", "layernorm"), ("polygon", "fill", "hyperplane")],
-    "conditioning": [('[data-path="raw"]', "stroke", "rmsnorm"), ('[data-path="standardized"]', "stroke", "layernorm")],
+    "conditioning": [('[data-path="raw"]', "stroke", "muted"), ('[data-path="standardized"]', "stroke", "emphasis")],
 }
 
 
