@@ -51,7 +51,7 @@ class RealStatesLayernorm(RealStatesScene):
         top = float(summary.max_shares.max())
         step = nice_step(top)
         every = nice_step(calls[-1])
-        ticks = {float(c): f"${c}$" for c in calls if c == 1 or c % every == 0}
+        ticks = {float(c): str(c) for c in calls if c == 1 or c % every == 0}
         axes = make_axes((1, calls[-1], 1), (0, step * np.ceil(1.1 * top / step), step), *self.plot_size(),
                          colors, x_tick_labels=ticks, lang=self.spec.lang)
         self.place_plot(axes)

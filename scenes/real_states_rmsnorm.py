@@ -58,7 +58,7 @@ class RealStatesRmsnorm(RealStatesScene):
         low = int(np.floor(np.log10(summary.median_norms.min())))
         high = int(np.ceil(np.log10(summary.max_norms.max())))
         step = nice_step(calls[-1])
-        ticks = {float(c): f"${c}$" for c in calls if c == 1 or c % step == 0}
+        ticks = {float(c): str(c) for c in calls if c == 1 or c % step == 0}
         axes = make_axes((1, calls[-1], 1), (low, max(high, low + 1), 1), *self.plot_size(), colors,
                          log_y=True, x_tick_labels=ticks, lang=self.spec.lang)
         self.place_plot(axes)
