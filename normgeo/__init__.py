@@ -53,6 +53,7 @@ from normgeo.errors import (
 from normgeo.effective_dimension import (
     EffectiveDimension,
     clip_lengths,
+    output_span,
     participation_ratio,
     principal_directions,
     radial_view,
@@ -166,6 +167,7 @@ __all__ = [
     "depth_trend",
     "layer_profile",
     "EffectiveDimension",
+    "output_span",
     "participation_ratio",
     "principal_directions",
     "radial_view",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from normgeo.effective_dimension import EffectiveDimension, participation_ratio
+from normgeo.effective_dimension import EffectiveDimension, output_span, participation_ratio
 from normgeo.errors import ShapeError, ZeroVarianceError
 from normgeo.hidden_states import (
     MassiveTokens,
@@ -64,7 +64,7 @@ def layer_profile(inputs, eps: float, centred: bool, weight=None, bias=None, out
         angles = None
     normalized = layer_norm(x, eps=eps) if centred else rms_norm(x, eps=eps)
     try:
-        dimension = participation_ratio(normalized)
+        dimension = participation_ratio(normalized, output_span(centred, n))
     except (ShapeError, ValueError):
         dimension = None
     measured = None

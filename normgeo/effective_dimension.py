@@ -2,9 +2,12 @@
 
 The participation ratio of the tokens' covariance, PR = (Σλ)²/Σλ², counts the directions the
 states spread over: 1 for states on a line, k for states spread evenly over k directions. It can
-never exceed the rank of the data: with T tokens, min(T − 1, n) once the mean token is removed.
-So a handful of tokens cannot show whether n − 1 or n − 2 directions are used: only how many of
-at most T − 1 are.
+never exceed the rank of the data: with T tokens lying in a linear subspace of dimension s (their
+*span*), min(T − 1, s) once the mean token is removed. RMSNorm's outputs span all n directions
+(the sphere of radius √n is not flat); LayerNorm's lie in the zero-mean hyperplane, s = n − 1
+(``output_span``). The ratio is a *linear* count: it compares with s, not with the dimension of
+the curved set the outputs lie on (n − 1 for RMSNorm, n − 2 for LayerNorm). A handful of tokens
+cannot show how many of the s directions are used: only how many of at most T − 1 are.
 
 The view: the top-k principal directions of the tokens' unit directions (every token counts
 the same, however long), and each token drawn along its projection onto them, at its true
@@ -23,7 +26,7 @@ from normgeo.norms import euclidean_norm
 from normgeo.projection import unit_direction
 from normgeo.validation import as_dimension
 
-__all__ = ["EffectiveDimension", "participation_ratio", "principal_directions", "radial_view", "clip_lengths"]
+__all__ = ["EffectiveDimension", "output_span", "participation_ratio", "principal_directions", "radial_view", "clip_lengths"]
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,27 @@ class EffectiveDimension:
     """The participation ratio of the tokens' covariance and the most it could be."""
 
     ratio: float
-    rank_bound: int  # min(tokens − 1, n): the covariance's largest possible rank
+    rank_bound: int  # min(tokens − 1, span): the covariance's largest possible rank
     tokens: int
     n: int
+    span: int  # the dimension of the linear subspace the states lie in (n unless told otherwise)
 
 
-def participation_ratio(states) -> EffectiveDimension:
-    """PR = (Σλ)²/Σλ² of the covariance of the tokens (rows), λ its eigenvalues.
+def output_span(centred: bool, n: int) -> int:
+    """The dimension of the smallest linear subspace holding every output of the layer before γ:
+    n for RMSNorm and L2 (a sphere spans ℝⁿ), n − 1 for LayerNorm (the zero-mean hyperplane).
+
+    >>> output_span(False, 3), output_span(True, 3)
+    (3, 2)
+    """
+    n = as_dimension(n, "n", minimum=2)
+    return n - 1 if centred else n
+
+
+def participation_ratio(states, span: int | None = None) -> EffectiveDimension:
+    """PR = (Σλ)²/Σλ² of the covariance of the tokens (rows), λ its eigenvalues, and its bound
+    min(T − 1, span); ``span`` (default n) is the dimension of a linear subspace known to hold the
+    states, n − 1 for LayerNorm's outputs (:func:`output_span`).
 
     Computed from the singular values s of the centred data (λ ∝ s²), scaled by the largest
     entry first. Needs at least 2 distinct tokens.
@@ -47,6 +64,9 @@ def participation_ratio(states) -> EffectiveDimension:
     """
     x = as_token_states(states)
     tokens, n = x.shape
+    span = n if span is None else as_dimension(span, "span", minimum=1)
+    if span > n:
+        raise ShapeError(f"span must be at most n = {n}, got {span}")
     if tokens < 2:
         raise ShapeError(f"a participation ratio needs at least 2 tokens, got {tokens}")
     centred = x - x.mean(axis=0)
@@ -54,7 +74,7 @@ def participation_ratio(states) -> EffectiveDimension:
     if scale == 0:
         raise ZeroVectorError("all tokens are equal: their covariance is 0 and has no participation ratio")
     power = np.linalg.svd(centred / scale, compute_uv=False) ** 2
-    return EffectiveDimension(float(power.sum() ** 2 / np.sum(power * power)), min(tokens - 1, n), tokens, n)
+    return EffectiveDimension(float(power.sum() ** 2 / np.sum(power * power)), min(tokens - 1, span), tokens, n, span)
 
 
 def principal_directions(states, k: int = 3) -> np.ndarray:

@@ -119,6 +119,21 @@ class StepSizeSweep:
     def count(self, arrangement: str) -> int:
         return int(self.trains(arrangement).sum())
 
+    def ratios(self, arrangement: str) -> np.ndarray:
+        """The final loss over the initial one per step size; ``inf`` where the run diverged."""
+        final = self.final[arrangement]
+        return np.where(np.isfinite(final), final / self.initial[arrangement], np.inf)
+
+    def diverged(self, arrangement: str) -> int:
+        """How many step sizes make the loss non-finite or grow 10⁶-fold."""
+        return int((~np.isfinite(self.final[arrangement])).sum())
+
+    def near_target(self, tolerance: float = 0.05) -> list[tuple[str, int]]:
+        """(arrangement, step index) of the runs whose ratio lies within ``tolerance`` × ``target`` of
+        the target: where the count of step sizes that "reach the target" hangs on the line's place."""
+        return [(arrangement, int(i)) for arrangement in ("pre", "post")
+                for i in np.flatnonzero(np.abs(self.ratios(arrangement) - self.target) <= tolerance * self.target)]
+
     @property
     def wider(self) -> str | None:
         """The arrangement that trains at more step sizes of the grid; None if they tie."""

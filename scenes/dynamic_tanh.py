@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, ManimColor, VGroup, interpolate_color
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, VGroup
 
 from normgeo import dynamic_tanh, dynamic_tanh_fit, layer_norm, sample_vectors
 from scenes.kit.adapters import make_plane
@@ -124,10 +124,12 @@ class DynamicTanh(NormGeoScene):
         colors, fit = self.palette, self.fit
         self.token_lines, self.token_dots = VGroup(), VGroup()
         for token, (xs, ys) in enumerate(zip(fit.inputs, fit.outputs)):
-            color = interpolate_color(ManimColor(colors.layernorm), ManimColor(colors.rmsnorm), token / max(len(fit.inputs) - 1, 1))
+            # tokens are not layers: one concept colour (LayerNorm's map), told apart by opacity, first faint
+            weight = 0.35 + 0.65 * token / max(len(fit.inputs) - 1, 1)
             order = np.argsort(xs)
-            self.token_lines.add(curve(self.axes, xs[order], ys[order], color, 2.5))
-            self.token_dots.add(VGroup(*(dot_at(self.axes, (x, y), color, radius=0.028) for x, y in zip(xs, ys))))
+            self.token_lines.add(curve(self.axes, xs[order], ys[order], colors.layernorm, 2.5).set_stroke(opacity=weight))
+            self.token_dots.add(VGroup(*(dot_at(self.axes, (x, y), colors.layernorm, radius=0.028).set_fill(opacity=weight)
+                                         for x, y in zip(xs, ys))))
         self.say("lines", FadeIn(self.token_dots, lag_ratio=0.1), Create(self.token_lines, lag_ratio=0.1),
                  run_time=2.5, hold=0.8, when=claim(fit, "last_token_flatter"), first=self.values["first"],
                  last=self.values["last"])

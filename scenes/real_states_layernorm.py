@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, LEFT, Create, FadeIn, VGroup
+from manim import Create, FadeIn, VGroup
 
-from scenes.kit.base import EDGE, SMALL_SIZE, fit_width
+from scenes.kit.base import SMALL_SIZE
 from scenes.kit.numbers import nice_step
-from scenes.kit.plots import axis_labels, curve, make_axes
-from scenes.kit.real_states import RealStatesScene, RealStatesSpec
-from scenes.kit.widgets import legend
+from scenes.kit.plots import axis_labels, make_axes
+from scenes.kit.real_states import RealStatesScene, RealStatesSpec, rounded_curve
 
 __all__ = ["RealStatesLayernormSpec", "RealStatesLayernorm", "NEAR_SHARE"]
 
@@ -41,52 +40,49 @@ class RealStatesLayernorm(RealStatesScene):
         self.introduce()
         self.plot_shares()
         self.state_angles()
-        self.show_landing(VGroup(self.plot, self.column))
+        self.show_landing(self.plot)
         self.show_dimension()
         self.show_gamma()
 
     def plot_shares(self) -> None:
-        """|μ|·√n/‖x‖₂ per LayerNorm call: the median token and the largest."""
+        """|μ|·√n/‖x‖₂ per LayerNorm call (counted from 1): the median token and the largest."""
         summary, colors = self.study.summary, self.palette
-        calls = np.arange(len(self.study.layers))
+        calls = np.arange(1, len(self.study.layers) + 1)
         top = float(summary.max_shares.max())
         step = nice_step(top)
-        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (0, step * np.ceil(1.1 * top / step), step), 6.0, 3.4,
-                         colors, lang=self.spec.lang)
+        every = nice_step(calls[-1])
+        ticks = {float(c): str(c) for c in calls if c == 1 or c % every == 0}
+        axes = make_axes((1, calls[-1], 1), (0, step * np.ceil(1.1 * top / step), step), *self.plot_size(),
+                         colors, x_tick_labels=ticks, lang=self.spec.lang)
         self.place_plot(axes)
-        labels = axis_labels(axes, self.words("axis.call"), self.words("axis.share"), self.spec.lang, colors.text)
-        median = curve(axes, calls, summary.median_shares, colors.layernorm, stroke_width=3.5)
-        largest = curve(axes, calls, summary.max_shares, colors.emphasis, stroke_width=2.5)
+        labels = axis_labels(axes, self.words("axis.call"), self.words("axis.share"), self.spec.lang, colors.text,
+                             font_size=SMALL_SIZE)
+        median = rounded_curve(axes, calls, summary.median_shares, colors.layernorm, stroke_width=4)
+        largest = rounded_curve(axes, calls, summary.max_shares, colors.emphasis, stroke_width=3)
         self.plot_axes, self.median_curve, self.max_curve = axes, median, largest
-        key = legend([(colors.layernorm, self.words("legend.median")), (colors.emphasis, self.words("legend.max"))],
-                     self.spec.lang, colors.text, SMALL_SIZE - 2)
-        self.place_plot_key(key, axes, labels)
-        self.plot = VGroup(axes, labels, median, largest, key)
-        self.fix_in_frame(self.plot)
+        names = self.name_curves(axes, [
+            (median, self.text("legend.median", font_size=SMALL_SIZE, color=colors.layernorm)),
+            (largest, self.text("legend.max", font_size=SMALL_SIZE, color=colors.emphasis))])
+        self.plot = VGroup(axes, labels, median, largest, names)
+        self.pin(self.plot)
         worst = int(np.argmax(summary.max_shares))
         self.share_values = {"median": self.fmt.number(float(np.median(summary.median_shares)), 3),
-                             "largest": self.fmt.number(top, 3), "call": worst, "near": self.fmt.number(NEAR_SHARE, 1)}
+                             "largest": self.fmt.number(top, 3), "call": worst + 1,
+                             "near": self.fmt.number(NEAR_SHARE, 1)}
         near = "near" if top < NEAR_SHARE else "far"
-        self.share_text = self.text(f"readout.share-{near}", font_size=SMALL_SIZE, **self.share_values)
-        fit_width(self.share_text, self.column_width).next_to(self.column_top(self.plot), DOWN, buff=0.5)
-        self.share_text.to_edge(LEFT, buff=EDGE)
-        self.column = VGroup(self.share_text)
-        self.fix_in_frame(self.column)
-        self.say("share", Create(axes), FadeIn(labels), Create(median), Create(largest), FadeIn(key),
-                 FadeIn(self.share_text), run_time=2.0, hold=2.0,
-                 lead=self.words(f"lead.share-{near}", **self.share_values), **self.share_values)
+        self.share_text = self.first_readout(f"readout.share-{near}", **self.share_values)
+        self.show_readout("share", self.share_text, Create(axes), FadeIn(labels), Create(median), Create(largest),
+                          FadeIn(names), run_time=2.0, hold=2.0,
+                          lead=self.words(f"lead.share-{near}", **self.share_values), **self.share_values)
 
     def state_angles(self) -> None:
         """The angle between RMSNorm(x) and LN(x), arctan(|μ|/σ), over every token of every call."""
         summary = self.study.summary
         worst = int(np.nanargmax(summary.max_angles))
-        self.angle_values = {"largest": self.fmt.number(float(np.degrees(summary.max_angles[worst])), 2),
-                             "median": self.fmt.number(float(np.degrees(np.nanmedian(summary.median_angles))), 2),
-                             "call": worst}
-        self.angle_text = self.text("readout.angle", font_size=SMALL_SIZE, **self.angle_values)
-        fit_width(self.angle_text, self.column_width).next_to(self.share_text, DOWN, buff=0.3, aligned_edge=LEFT)
-        self.column.add(self.angle_text)
-        self.fix_in_frame(self.angle_text)
+        self.angle_values = {"largest": self.fmt.number(float(np.degrees(summary.max_angles[worst])), 1),
+                             "median": self.fmt.number(float(np.degrees(np.nanmedian(summary.median_angles))), 1),
+                             "call": worst + 1}
+        self.angle_text = self.first_readout("readout.angle", **self.angle_values)
         near = "near" if float(self.study.summary.max_shares.max()) < NEAR_SHARE else "far"  # share = sin(angle)
-        self.say("angle", FadeIn(self.angle_text), run_time=1.0, hold=2.5,
-                 lead=self.words(f"lead.angle-{near}", **self.angle_values), **self.angle_values)
+        self.show_readout("angle", self.angle_text, run_time=1.0, hold=2.5,
+                          lead=self.words(f"lead.angle-{near}", **self.angle_values), **self.angle_values)

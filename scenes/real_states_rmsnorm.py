@@ -11,15 +11,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Create, FadeIn, VGroup
+from manim import Create, FadeIn, VGroup
 
-from scenes.kit.base import EDGE, SMALL_SIZE, fit_width
-from scenes.kit.plots import axis_labels, curve, make_axes, nice_step
-from scenes.kit.real_states import RealStatesScene, RealStatesSpec, as_markup, token_label
-from scenes.kit.widgets import legend
+from scenes.kit.base import SMALL_SIZE
+from scenes.kit.plots import axis_labels, make_axes, nice_step
+from scenes.kit.real_states import RealStatesScene, RealStatesSpec, as_markup, rounded_curve, token_label
 
-__all__ = ["RealStatesRmsnormSpec", "RealStatesRmsnorm"]
+__all__ = ["RealStatesRmsnormSpec", "RealStatesRmsnorm", "VISIBLE_GAP"]
 
+VISIBLE_GAP = 1e-3  # a radius more than 0.1 % below √n is said to be below it (3 decimals show it)
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class RealStatesRmsnorm(RealStatesScene):
         self.introduce()
         self.plot_drift()
         self.mark_massive()
-        self.show_landing(VGroup(self.plot, self.column))
+        self.show_landing(self.plot)
         self.show_epsilon()
         self.show_dimension()
         self.show_gamma()
@@ -52,39 +52,34 @@ class RealStatesRmsnorm(RealStatesScene):
         return {"lead": self.words("lead.quantized-" + ("user" if self.spec.source else "bundled"))}
 
     def plot_drift(self) -> None:
-        """The median token's ‖x‖₂ at every RMSNorm call, on a log scale."""
+        """The median token's ‖x‖₂ at every RMSNorm call (counted from 1), on a log scale."""
         summary, colors = self.study.summary, self.palette
-        calls = np.arange(len(self.study.layers))
+        calls = np.arange(1, len(self.study.layers) + 1)
         low = int(np.floor(np.log10(summary.median_norms.min())))
         high = int(np.ceil(np.log10(summary.max_norms.max())))
-        axes = make_axes((0, calls[-1], nice_step(calls[-1])), (low, max(high, low + 1), 1), 6.0, 3.4, colors,
-                         log_y=True, lang=self.spec.lang)
+        step = nice_step(calls[-1])
+        ticks = {float(c): str(c) for c in calls if c == 1 or c % step == 0}
+        axes = make_axes((1, calls[-1], 1), (low, max(high, low + 1), 1), *self.plot_size(), colors,
+                         log_y=True, x_tick_labels=ticks, lang=self.spec.lang)
         self.place_plot(axes)
-        labels = axis_labels(axes, self.words("axis.call"), self.words("axis.norm"), self.spec.lang, colors.text)
-        self.median_curve = curve(axes, calls, summary.median_norms, colors.rmsnorm, stroke_width=3.5)
-        self.max_curve = curve(axes, calls, summary.max_norms, colors.emphasis, stroke_width=2.5)
+        labels = axis_labels(axes, self.words("axis.call"), self.words("axis.norm"), self.spec.lang, colors.text,
+                             font_size=SMALL_SIZE)
+        self.median_curve = rounded_curve(axes, calls, summary.median_norms, colors.rmsnorm, stroke_width=4)
+        self.max_curve = rounded_curve(axes, calls, summary.max_norms, colors.emphasis, stroke_width=3)
         self.plot_axes = axes
-        key = legend([(colors.rmsnorm, self.words("legend.median")), (colors.emphasis, self.words("legend.max"))],
-                     self.spec.lang, colors.text, SMALL_SIZE - 2)
-        self.place_plot_key(key, axes, labels)
-        key[1].set_opacity(0)
-        self.plot_key = key
-        self.plot = VGroup(axes, labels, self.median_curve, self.max_curve, key)
-        self.max_curve.set_stroke(opacity=0)
-        self.fix_in_frame(self.plot)
+        self.curve_names = self.name_curves(axes, [
+            (self.median_curve, self.text("legend.median", font_size=SMALL_SIZE, color=colors.rmsnorm)),
+            (self.max_curve, self.text("legend.max", font_size=SMALL_SIZE, color=colors.emphasis))])
+        self.plot = VGroup(axes, labels, self.median_curve, self.max_curve, self.curve_names)
+        self.pin(self.plot)
         trend = summary.norm_trend
         self.drift_values = {"first": self.fmt.number(trend.first, 1), "last": self.fmt.number(trend.last, 0),
                              "ratio": self.ratio_text(trend.ratio), "rises": trend.rises, "steps": trend.steps}
-        self.drift_text = self.text(f"readout.drift-{'grows' if trend.grows else 'not'}", font_size=SMALL_SIZE,
-                                    **self.drift_values)
-        fit_width(self.drift_text, self.column_width).next_to(self.column_top(self.plot), DOWN, buff=0.5)
-        self.drift_text.to_edge(LEFT, buff=EDGE)
-        self.column = VGroup(self.drift_text)
-        self.fix_in_frame(self.column)
-        self.say("drift", Create(axes), FadeIn(labels), Create(self.median_curve), FadeIn(key[0]),
-                 FadeIn(self.drift_text), run_time=2.0, hold=1.5,
-                 lead=self.words(f"lead.drift-{'grows' if trend.grows else 'not'}", **self.drift_values),
-                 **self.drift_values)
+        grows = "grows" if trend.grows else "not"
+        self.drift_text = self.first_readout(f"readout.drift-{grows}", **self.drift_values)
+        self.show_readout("drift", self.drift_text, Create(axes), FadeIn(labels), Create(self.median_curve),
+                          FadeIn(self.curve_names[0]), run_time=2.0, hold=1.5,
+                          lead=self.words(f"lead.drift-{grows}", **self.drift_values), **self.drift_values)
 
     def ratio_text(self, ratio: float) -> str:
         """A ratio with 1 decimal below 10 (so 1.3 is not said as "1 times"), whole above."""
@@ -97,7 +92,7 @@ class RealStatesRmsnorm(RealStatesScene):
         profile = study.profiles[where]
         token = int(np.argmax(profile.norms))
         self.massive_values = {
-            "token": token_label(self.token_text(token)), "position": token + 1, "call": where,
+            "token": token_label(self.token_text(token)), "position": token + 1, "call": where + 1,
             "norm": self.fmt.number(float(profile.norms[token]), 0),
             "median": self.fmt.number(profile.massive.median, 0),
             "ratio": self.ratio_text(float(summary.largest_ratios[where])),
@@ -105,33 +100,34 @@ class RealStatesRmsnorm(RealStatesScene):
             "factor": self.fmt.number(self.spec.factor, 1),
         }
         found = "found" if summary.massive_counts.any() else "none"
-        self.massive_text = self.text(f"readout.massive-{found}", font_size=SMALL_SIZE,
-                                      **as_markup(self.massive_values))
-        fit_width(self.massive_text, self.column_width).next_to(self.drift_text, DOWN, buff=0.3, aligned_edge=LEFT)
-        self.column.add(self.massive_text)
-        self.fix_in_frame(self.massive_text)
-        self.say("massive", self.max_curve.animate.set_stroke(opacity=1), self.plot_key[1].animate.set_opacity(1),
-                 FadeIn(self.massive_text), run_time=1.5, hold=2.0,
-                 lead=self.words(f"lead.massive-{found}", **self.massive_values), **self.massive_values)
+        self.massive_text = self.first_readout(f"readout.massive-{found}", **as_markup(self.massive_values))
+        self.show_readout("massive", self.massive_text, Create(self.max_curve), FadeIn(self.curve_names[1]),
+                          run_time=1.5, hold=2.0, lead=self.words(f"lead.massive-{found}", **self.massive_values),
+                          **self.massive_values)
 
     def show_epsilon(self) -> None:
-        """The radius before γ: √n·r/√(r² + ε), smallest where the RMS is smallest; and as measured."""
+        """The radius before γ: √n·r/√(r² + ε), smallest where the RMS is smallest; and as measured.
+        A radius is said to be below √n only when it is more than 0.1 % below (``VISIBLE_GAP``), and
+        the measured radii as a range only when their ends differ as shown."""
         summary, study = self.study.summary, self.study
         where = int(np.argmin(summary.min_radii))
+        root = float(np.sqrt(study.profiles[0].n))
+        smallest = float(summary.min_radii[where])
         measured = bool(np.isfinite(summary.min_measured).any())
+        low = float(np.nanmin(summary.min_measured)) if measured else root
+        high = float(np.nanmax(summary.max_measured)) if measured else root
         self.epsilon_values = {
-            "call": where, "eps": self.fmt.scientific(study.layers[where].eps, 1),
+            "call": where + 1, "eps": self.fmt.scientific(study.layers[where].eps, 1),
             "eps_plain": self.fmt.plain_scientific(study.layers[where].eps, 1),
             "dtype": study.states.stored_as or "?",
-            "smallest": self.fmt.number(float(summary.min_radii[where]), 3),
-            "root": self.fmt.number(float(np.sqrt(study.profiles[0].n)), 3), "n": study.profiles[0].n,
-            "low": self.fmt.number(float(np.nanmin(summary.min_measured)), 2) if measured else "",
-            "high": self.fmt.number(float(np.nanmax(summary.max_measured)), 2) if measured else "",
+            "smallest": self.fmt.number(smallest, 3), "root": self.fmt.number(root, 3), "n": study.profiles[0].n,
+            "low": self.fmt.number(low, 2), "high": self.fmt.number(high, 2),
         }
-        key = "measured" if measured else "unmeasured"
-        self.epsilon_text = self.text(f"readout.epsilon-{key}", font_size=SMALL_SIZE, **self.epsilon_values)
-        fit_width(self.epsilon_text, self.readout_width).next_to(self.stack_top, UP, buff=0.2, aligned_edge=LEFT)
-        self.fix_in_frame(self.epsilon_text)
-        self.stack_top = self.epsilon_text
-        self.say("epsilon", FadeIn(self.epsilon_text), run_time=1.0, hold=2.5,
-                 lead=self.words(f"lead.epsilon-{key}", **self.epsilon_values), **self.epsilon_values)
+        below = "below" if smallest < (1 - VISIBLE_GAP) * root else "close"
+        spread = ("none" if not measured else
+                  "range" if self.epsilon_values["low"] != self.epsilon_values["high"] else "one")
+        self.epsilon_key = f"{below}-{spread}"
+        self.epsilon_text = self.view_readout(f"readout.epsilon-{below}", **self.epsilon_values)
+        lead = (self.words(f"lead.epsilon-{below}", **self.epsilon_values) + " "
+                + self.words(f"lead.measured-{spread}", **self.epsilon_values))
+        self.show_readout("epsilon", self.epsilon_text, run_time=1.0, hold=2.5, lead=lead, **self.epsilon_values)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, Create, FadeIn, Transform
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, Transform
 
 from normgeo import scaled_outputs, weight_decay_run
 from scenes.kit.base import SMALL_SIZE, NormGeoScene, fit_width
@@ -107,21 +107,24 @@ class ScaleInvariance(NormGeoScene):
         self.norm_axes.move_to(self.right_part(3.7, 1.2))
         top_step = float(run.effective_steps.max())
         self.step_axes = make_axes(x_range, (0, 1.1 * top_step, nice_step(top_step)), 5.2, 1.9, colors, lang=self.spec.lang)
-        self.step_axes.move_to(self.right_part(3.7, -2.0))
+        self.step_axes.move_to(self.right_part(3.7, -1.8))
         iteration = self.words("iteration")
-        self.norm_labels = axis_labels(self.norm_axes, iteration, self.words("norm-axis"), lang, colors.text)
-        self.step_labels = axis_labels(self.step_axes, iteration, self.words("step-axis"), lang, colors.text)
-        self.norm_curve = curve(self.norm_axes, self.iterations, run.weight_norms, colors.ones)
+        self.norm_labels = axis_labels(self.norm_axes, iteration, self.words("norm-axis"), lang, colors.text,
+                                       font_size=SMALL_SIZE)
+        self.step_labels = axis_labels(self.step_axes, iteration, self.words("step-axis"), lang, colors.text,
+                                       font_size=SMALL_SIZE)
+        # ‖W‖ and η/‖W‖² are neither a layer nor the direction 1: neutral text and emphasis colours
+        self.norm_curve = curve(self.norm_axes, self.iterations, run.weight_norms, colors.text)
         self.step_curve = curve(self.step_axes, self.iterations, run.effective_steps, colors.emphasis)
 
     def shrink_the_norm(self) -> None:
         run, fmt = self.run, self.fmt
-        settings = self.text("run", font_size=SMALL_SIZE - 2, color=self.palette.muted,
+        settings = self.text("run", font_size=SMALL_SIZE, color=self.palette.muted,
                              lr=fmt.scientific(run.learning_rate), wd=fmt.scientific(run.weight_decay))
         if self.layout.stacked:
             fit_width(settings, self.layout.content_width).next_to(self.title, DOWN, buff=0.2).align_to(self.title, LEFT)
         else:
-            fit_width(settings, 5.5).next_to(self.title, RIGHT, buff=0.6).align_to(self.title, DOWN)
+            settings.next_to(self.norm_labels[1], UP, buff=0.2).align_to(self.norm_axes, LEFT)
         self.say("decay", Create(self.norm_axes), FadeIn(self.norm_labels), Create(self.norm_curve), FadeIn(settings),
                  run_time=2.0, hold=1.0, when=claim(run, "norm_trend"),
                  wd=fmt.plain_scientific(run.weight_decay), lr=fmt.plain_scientific(run.learning_rate),

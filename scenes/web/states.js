@@ -14,7 +14,10 @@
  *             per row tr[data-layer=k]: td[data-stat=<name>][data-value] for median-norm, max-norm
  *             (data-token: its token's index), largest-ratio, massive-count, median-share, max-share,
  *             median-angle, max-angle (radians), min-radius, max-radius, min-measured, max-measured,
- *             ratio (participation ratio, data-bound: min(T − 1, n))
+ *             ratio (participation ratio, data-bound: min(T − 1, n) for RMSNorm, min(T − 1, n − 1) for
+ *             LayerNorm, whose outputs lie in the zero-mean hyperplane: normgeo.output_span)
+ *   numbering calls and tokens are shown counted from 1, as the scenes say them (data-layer and
+ *             data-token stay the 0-based indices)
  *   plot      circle[data-series="median|max"][data-layer][data-value]; the svg's data-plot
  *             (JSON {x0, dx, y0, y1, lo, hi}): layer k at x0 + k·dx, value v at y0 − (log₁₀v − lo)/(hi − lo)·(y0 − y1)
  */
@@ -142,7 +145,8 @@
              'median-angle': angles ? m.median(angles) : null, 'max-angle': angles ? max(angles) : null,
              'min-radius': min(radii), 'max-radius': max(radii),
              'min-measured': measured ? min(measured) : null, 'max-measured': measured ? max(measured) : null,
-             ratio: dimension ? dimension.ratio : null, bound: dimension ? dimension.rank_bound : null,
+             ratio: dimension ? dimension.ratio : null,
+             bound: dimension ? Math.min(dimension.tokens - 1, centred ? layer.n - 1 : layer.n) : null,
              tokens: x.length, n: layer.n };
   }
 
@@ -235,8 +239,8 @@
         NG.svg('line', { x1: LEFT - 4, y1: py(Math.pow(10, e)), x2: W - RIGHT, y2: py(Math.pow(10, e)), 'stroke-opacity': e === lo ? 1 : 0.3 }, axes);
         NG.svg('text', { x: LEFT - 7, y: py(Math.pow(10, e)) + 4, 'text-anchor': 'end', class: 'ng-axis-label', text: NG.sci(Math.pow(10, e)) }, svg);
       }
-      NG.svg('text', { x: px(0), y: H - 18, 'text-anchor': 'middle', class: 'ng-axis-label', text: '0' }, svg);
-      NG.svg('text', { x: px(profiles.length - 1), y: H - 18, 'text-anchor': 'middle', class: 'ng-axis-label', text: String(profiles.length - 1) }, svg);
+      NG.svg('text', { x: px(0), y: H - 18, 'text-anchor': 'middle', class: 'ng-axis-label', text: '1' }, svg);
+      NG.svg('text', { x: px(profiles.length - 1), y: H - 18, 'text-anchor': 'middle', class: 'ng-axis-label', text: String(profiles.length) }, svg);
       NG.svg('text', { x: (LEFT + W) / 2, y: H - 4, 'text-anchor': 'middle', class: 'ng-axis-label', text: t('states.axis') }, svg);
       [['max', 'var(--rms)'], ['median', 'var(--ln)']].forEach(function (pair) {
         var key = pair[0] + '-norm';
@@ -268,7 +272,7 @@
       var head = NG.el('tr', {}, [NG.el('th', { scope: 'col', text: t('states.col.layer') })].concat(columns.map(function (c) { return NG.el('th', { scope: 'col', text: c[1] }); })));
       var body = NG.el('tbody');
       profiles.forEach(function (p, k) {
-        var row = NG.el('tr', { 'data-layer': k }, [NG.el('th', { scope: 'row' }, [NG.el('span', { class: 'ng-call', text: String(k) }), ' ' + layers[k].name + (mixed ? ' (' + t('layer.' + layers[k].kind) + ')' : '')])]);
+        var row = NG.el('tr', { 'data-layer': k }, [NG.el('th', { scope: 'row' }, [NG.el('span', { class: 'ng-call', text: String(k + 1) }), ' ' + layers[k].name + (mixed ? ' (' + t('layer.' + layers[k].kind) + ')' : '')])]);
         columns.forEach(function (c) {
           var name = c[0], cell = NG.el('td', { 'data-stat': name });
           var value = p[name];
@@ -277,7 +281,7 @@
             var degrees = /angle/.test(name);
             NG.showValue(cell, value, function (v) { return degrees ? NG.fmt(v * 180 / Math.PI, 2) + '°' : number(v); });
             if (name === 'ratio' && p.bound !== null) { cell.setAttribute('data-bound', String(p.bound)); cell.textContent += ' / ' + p.bound; }
-            if (name === 'max-norm') { cell.setAttribute('data-token', String(p.token)); cell.textContent += ' (' + (tokens[p.token] !== undefined ? tokenLabel(tokens[p.token]) + ', ' : '') + '#' + p.token + ')'; }
+            if (name === 'max-norm') { cell.setAttribute('data-token', String(p.token)); cell.textContent += ' (' + (tokens[p.token] !== undefined ? tokenLabel(tokens[p.token]) + ', ' : '') + '#' + (p.token + 1) + ')'; }
           }
           row.appendChild(cell);
         });

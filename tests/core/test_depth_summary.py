@@ -22,7 +22,7 @@ def profile(norms, shares, angles, radii, measured, ratio, ratios, massive) -> L
         n=4, eps=0.0, centred=True, norms=arr(norms), mean_shares=arr(shares), angles=arr(angles),
         radii=arr(radii), measured_radii=arr(measured),
         massive=MassiveTokens(10.0, float(np.median(norms)), tuple(massive), arr(ratios)),
-        dimension=None if ratio is None else EffectiveDimension(ratio, 2, 3, 4), ellipsoid=None)
+        dimension=None if ratio is None else EffectiveDimension(ratio, 2, 3, 4, 4), ellipsoid=None)
 
 
 FIRST = profile([3.0, 1.0, 2.0], [0.1, 0.5, 0.3], [0.2, 0.4, 0.9], [2.0, 1.5, 1.75], [1.9, 1.4, 1.8], 1.25,

@@ -38,11 +38,13 @@ def test_rmsnorm_scene_says_the_numbers_of_smollm2(lang, media_dir):
     assert scene.drift_text.typst_code == scene.words("readout.drift-grows", **values)
     ratios = [np.linalg.norm(l.tokens(), axis=1).max() / np.median(np.linalg.norm(l.tokens(), axis=1)) for l in layers]
     where = int(np.argmax(ratios))
-    assert scene.massive_values["call"] == where and scene.massive_values["ratio"] == fmt.number(ratios[where], 0)
+    assert scene.massive_values["call"] == where + 1 and scene.massive_values["ratio"] == fmt.number(ratios[where], 0)
     assert scene.massive_values["token"] == "The" and scene.massive_values["position"] == 1
     ends = drawn_ends(scene)
     assert np.allclose(np.linalg.norm(ends, axis=1), 24.0, rtol=1e-5)  # √576, ε = 1e-5 invisible here
-    assert "575" in scene.dimension_text.typst_code
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "575" in said["dimension"] and "576" in said["dimension"]
+    assert "SmolLM2-135M-Instruct" in scene.words("title")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -57,10 +59,12 @@ def test_layernorm_scene_says_the_numbers_of_minilm(lang, media_dir):
     assert scene.share_values["largest"] == fmt.number(largest, 3) and largest < 0.1
     assert scene.share_text.typst_code == scene.words("readout.share-near", **scene.share_values)
     angle = max(np.degrees(np.arcsin(s.max())) for s in shares)  # share = sin(angle)
-    assert scene.angle_values["largest"] == fmt.number(angle, 2)
+    assert scene.angle_values["largest"] == fmt.number(angle, 1)
     assert np.allclose(np.linalg.norm(drawn_ends(scene), axis=1), np.sqrt(384), rtol=1e-5)
     ends = drawn_ends(scene)
-    assert "382" in scene.dimension_text.typst_code and len(ends) == 12
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "382" in said["dimension"] and "383" in said["dimension"] and len(ends) == 12
+    assert "all-MiniLM-L6-v2" in scene.words("title")
 
 
 def test_a_users_file_without_drift_or_massive_tokens(tmp_path, media_dir):
@@ -72,10 +76,10 @@ def test_a_users_file_without_drift_or_massive_tokens(tmp_path, media_dir):
     scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(path), theme="light"), media_dir)
     assert_narrates_every_step(scene)
     said = dict(zip((s.key for s in scene.steps), scene.narration))
-    assert "no net growth" in said["drift"] and "No token is massive" in said["massive"]
+    assert "no net growth" in said["drift"] and "No token has a massive norm" in said["massive"]
     assert "not every token reaches the sphere" in said["zoom"] and "stores no outputs" in said["epsilon"]
     assert "one sentence cannot tell" in said["dimension"]  # 6 tokens span at most 5 of the 7 free directions
-    assert "my_model" in said["intro"] and '#"my_model"' in scene.about.typst_code
+    assert "my_model" in said["intro"] and scene.words("title") == 'Real hidden states: RMSNorm in #"my_model"'
 
 
 def test_bad_sources_are_refused_in_one_line(tmp_path):
@@ -83,8 +87,9 @@ def test_bad_sources_are_refused_in_one_line(tmp_path):
         RealStatesRmsnormSpec(source=str(tmp_path / "nope.safetensors"))
     with pytest.raises(SpecError, match="needs at least 2 layernorm layers"):
         RealStatesLayernormSpec(source=str(STATES_DIR / "smollm2.safetensors"))
-    with pytest.raises(SpecError, match="layer: the file has 61"):
-        RealStatesRmsnormSpec(layer=61)
+    with pytest.raises(SpecError, match="layer: the file has 61 such calls"):
+        RealStatesRmsnormSpec(layer=62)
+    assert RealStatesRmsnormSpec(layer=61).layer == 61  # calls are counted from 1, as they are shown
 
 
 def test_a_bare_npy_of_inputs_renders_with_what_it_lacks_said(tmp_path, media_dir):
@@ -124,3 +129,28 @@ def test_a_users_quantized_file_is_not_said_to_be_the_bundled_q4_1(tmp_path, med
     assert "stored quantized" in intro and "Q4_1" not in intro
     shipped = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(), media_dir)
     assert "Q4_1" in dict(zip((s.key for s in shipped.steps), shipped.narration))["intro"]
+
+
+def test_a_users_file_whose_numbers_are_equal_is_not_narrated_as_a_comparison(tmp_path, media_dir):
+    """ε = 0 and stored outputs equal to the formula's: every radius is √24 = 4.899, by the law and as
+    stored; the narration says so, never "4.899 instead of 4.899" nor "from 4.9 to 4.9". The title
+    names the file's model; calls and tokens are counted from 1 (zh: 第 1 次, never 第 0 次)."""
+    rng = np.random.default_rng(8)
+    layers = []
+    for i in range(3):
+        x = rng.normal(size=(5, 24)) * (1.0 + i)
+        out = x / np.sqrt(np.mean(x * x, axis=1, keepdims=True))
+        layers.append(LayerStates(f"blk.{i}.norm", "rmsnorm", 0.0, x, output=out, weight=np.ones(24)))
+    path = write_states(tmp_path / "equal.safetensors", States("my-tiny-lm", "one two three four five", tuple(layers)),
+                        dtype=np.float64)
+    for lang in ("en", "zh"):
+        scene = build_scene(RealStatesRmsnorm, RealStatesRmsnormSpec(source=str(path), lang=lang), media_dir)
+        said = dict(zip((s.key for s in scene.steps), scene.narration))
+        assert "my-tiny-lm" in scene.words("title") and "my-tiny-lm" in said["intro"]
+        if lang == "en":
+            assert "instead of" not in said["epsilon"] and "within 0.1% of √24 = 4.899" in said["epsilon"]
+            assert "from 4.9 to 4.9" not in said["epsilon"] and "give 4.9 for every token" in said["epsilon"]
+            assert scene.epsilon_key == "close-one"
+        else:
+            assert "第 0 次" not in " ".join(scene.narration) and "第 0 次" not in scene.massive_text.typst_code
+        assert scene.massive_values["position"] >= 1 and scene.massive_values["call"] >= 1

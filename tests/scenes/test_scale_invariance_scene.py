@@ -64,3 +64,18 @@ def test_bars_and_curves(lang, media_dir, monkeypatch):
 def test_custom_factors_and_run(media_dir, monkeypatch):
     spec = ScaleInvarianceSpec(factors=(1.0, 3.0), steps=80, weight_decay=0.05, theme="light")
     check(*build_recording(spec, media_dir, monkeypatch), spec)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_conditions_and_the_credit_are_said(lang, media_dir):
+    """Scale invariance needs the norm's whole input to be W·h (not a residual sum); BatchNorm row by
+    row; the effective step η/‖W‖² is SGD's (∝ η/‖W‖ with Adam); van Laarhoven 2017 credited beside the
+    Russian lesson, whose words are quoted exactly in Russian, as the lesson writes them."""
+    scene = build_scene(ScaleInvariance, ScaleInvarianceSpec(lang=lang), media_dir, check_each_step=False)
+    said = dict(zip((s.key for s in scene.steps), scene.narration))
+    assert "W·h" in said["direction"] and "LN(x + W·h)" in said["direction"] and "LN(x_l)" in said["direction"]
+    assert "van Laarhoven" in said["effective"] and "2017" in said["effective"] and "Adam" in said["effective"]
+    assert "η/‖W‖²" in said["effective"] and "η/‖W‖" in said["effective"].replace("η/‖W‖²", "")
+    if lang == "ru":
+        quote = "работает не как регуляризатор в обычном смысле"
+        assert f"«{quote}»" in said["effective"]

@@ -108,7 +108,7 @@ def test_the_shown_statistics_are_the_cores(states_page, name):
     assert [int(row["ratio"]["bound"]) for row in rows] == [p.dimension.rank_bound for p in profiles]
     # the shown token is the file's token at that index, as the scenes write it
     for row, index in zip(rows, summary.max_tokens):
-        assert row["max-norm"]["text"].endswith(f"({token_label(states.tokens[index])}, #{index})"), row["max-norm"]["text"]
+        assert row["max-norm"]["text"].endswith(f"({token_label(states.tokens[index])}, #{index + 1})"), row["max-norm"]["text"]
     assert "NaN" not in result["text"] and "undefined" not in result["text"] and "Infinity" not in result["text"]
     # a dash is explained exactly when one is shown (MiniLM's last LayerNorm has γᵢ = 0 in 3 places)
     assert ("— marks what normgeo cannot compute" in result["text"]) == bool(np.isnan(summary.min_measured).any() or np.isnan(summary.median_angles).any())

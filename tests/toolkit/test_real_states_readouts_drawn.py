@@ -1,7 +1,7 @@
 """The real-states dimension and γ readouts as they are played and drawn (dry run, the shipped
 SmolLM2 file): each fades in, over 1 s, as the one animation of its step; each is set at the kit's
-small size (22, narrower than the readout column there, so never shrunk); each sits 0.2 above the
-readout below it with its left edge on the introduction's.
+small size (narrower than the readout column there, so never shrunk); one at a time, in one place:
+each replaces the last.
 """
 
 from __future__ import annotations
@@ -29,11 +29,14 @@ def scene(tmp_path):
     return build(PlayedDimensionAndGamma, tmp_path)
 
 
-def test_each_readout_fades_in_over_one_second(scene):
+def test_each_readout_fades_in_over_one_second_as_the_last_fades_out(scene):
     fades = [(animations, kwargs) for animations, kwargs in scene.played
              if any(type(a).__name__ == "FadeIn" for a in animations)]
     last = fades[-2:]  # after the introduction's own fade-in
-    assert [[a.mobject for a in animations] for animations, _ in last] == [[scene.dimension_text], [scene.gamma_text]]
+    assert [[a.mobject for a in animations if type(a).__name__ == "FadeIn"] for animations, _ in last] == \
+        [[scene.dimension_text], [scene.gamma_text]]
+    assert [[a.mobject for a in animations if type(a).__name__ == "FadeOut"] for animations, _ in last] == \
+        [[], [scene.dimension_text]]
     assert [kwargs.get("run_time") for _, kwargs in last] == [1.0, 1.0]
 
 
@@ -43,8 +46,7 @@ def test_the_readouts_are_set_at_the_small_size(scene):
     assert scene.gamma_text.font_size == pytest.approx(SMALL_SIZE, rel=1e-9)
 
 
-def test_the_readouts_stack_up_from_the_introduction_with_a_gap_of_0_2(scene):
-    assert scene.dimension_text.get_bottom()[1] - scene.about.get_top()[1] == pytest.approx(0.2, abs=1e-9)
-    assert scene.gamma_text.get_bottom()[1] - scene.dimension_text.get_top()[1] == pytest.approx(0.2, abs=1e-9)
-    assert scene.dimension_text.get_left()[0] == pytest.approx(scene.about.get_left()[0], abs=1e-9)
+def test_the_readouts_share_one_place_left_of_the_view(scene):
+    assert scene.dimension_text.get_left()[0] == pytest.approx(scene.gamma_text.get_left()[0], abs=1e-9)
+    assert scene.dimension_text.get_y() == pytest.approx(1.4, abs=1e-9) == scene.gamma_text.get_y()
     assert scene.gamma_text.get_left()[0] == pytest.approx(scene.about.get_left()[0], abs=1e-9)

@@ -23,7 +23,16 @@ from scenes.kit.adapters import to_coordinates
 from scenes.kit.base import EDGE, SMALL_SIZE
 from scenes.kit.frame_layout import frame_size
 from scenes.kit.numbers import NumberFormat
-from scenes.kit.real_states import STACKED_GEOMETRY_DROP, STATES_DIR, as_markup, token_label, typst_literal
+from scenes.kit.real_states import (
+    BACK,
+    FRONT,
+    GEOMETRY_SHIFT,
+    STACKED_GEOMETRY_DROP,
+    STATES_DIR,
+    as_markup,
+    token_label,
+    typst_literal,
+)
 from scenes.kit.theme import palette
 from scenes.real_states_layernorm import RealStatesLayernorm, RealStatesLayernormSpec
 from scenes.real_states_rmsnorm import RealStatesRmsnorm, RealStatesRmsnormSpec
@@ -57,7 +66,7 @@ class HandNumbers:
         centred = self.normalized - self.normalized.mean(axis=0)
         gram = centred @ centred.T
         self.ratio = float(np.trace(gram) ** 2 / np.sum(gram * gram))  # (Σλ)²/Σλ², λ of the covariance
-        self.bound = min(self.tokens - 1, self.n)
+        self.bound = min(self.tokens - 1, self.n)  # RMSNorm's outputs span all n directions
         gamma = np.abs(layer.weight.astype(np.float64))
         self.longest, self.shortest = math.sqrt(self.n) * gamma.max(), math.sqrt(self.n) * gamma.min()
 
@@ -95,30 +104,27 @@ class RecordedLanding(Landing):
         super().play(*animations, **kwargs)
 
     def say(self, step, *animations, **kwargs):
-        if step == "view":
-            labels = [m for m in self.key.get_family() if hasattr(m, "typst_code")]
+        if step == "land":
             self.renderer.camera.reset_rotation_matrix()  # (a dry run draws no frame, which would refresh it)
-            self.overview = {  # values, not the mobjects: the next step transforms the arrows and the key
+            self.overview = {  # values, not the mobjects: this step transforms the arrows
                 "length": self.axes3d.x_axis.get_length(),
                 "arrows": {arrow[0].get_color().to_hex().lower() for arrow in self.token_arrows},
                 "sphere": {ring.get_stroke_color().to_hex().lower() for ring in self.sphere},
                 "opacity": {round(float(ring.get_stroke_opacity()), 9) for ring in self.sphere},
-                "sizes": {round(float(label.font_size), 9) for label in labels},
-                "key_right": self.key.get_right()[0], "key_left": self.key.get_left()[0], "key_top": self.key.get_top()[1],
-                "origin": self.renderer.camera.project_points(np.zeros((1, 3)))[0].copy()}
+                "names": [name.typst_code for name in self.names3d],
+                "sizes": {round(float(name.font_size), 9) for name in self.names3d},
+                "origin": self.renderer.camera.project_points(self.view_origin[None, :])[0].copy()}
         super().say(step, *animations, **kwargs)
 
 
 class PlotPlacement(DimensionAndGamma):
-    """The real scene's introduction, then the kit's placing of a plot (a square), its legend and
-    axis names (small squares), and where the readouts start."""
+    """The real scene's introduction, then the kit's placing of a plot (a square) and of the readout
+    above it."""
 
     def construct(self) -> None:
         self.introduce()
         self.axes = self.place_plot(Square(side_length=3.0))
-        self.labels = Square(side_length=0.4).next_to(self.axes, DOWN, buff=0.2)
-        self.key = self.place_plot_key(Square(side_length=1.0), self.axes, self.labels)
-        self.top = self.column_top(self.axes)
+        self.readout_text = self.first_readout("readout.massive-none", factor="10", ratio="3")
 
 
 class LayernormDimension(RealStatesLayernorm):
@@ -130,7 +136,6 @@ class LayernormDimension(RealStatesLayernorm):
 
     def construct(self) -> None:
         self.introduce()
-        self.stack_top = self.about
         self.show_dimension()
 
 
@@ -157,52 +162,61 @@ def test_the_hand_numbers_are_those_the_scene_tests_quote():
     assert np.allclose(HAND.radii, 24.0, rtol=1e-5)
 
 
+def gamma_values(gamma: np.ndarray, n: int) -> dict:
+    fmt, root = NumberFormat("en"), math.sqrt(n)
+    longest, shortest = root * float(np.abs(gamma).max()), root * float(np.abs(gamma).min())
+    figures = max(1, 1 - math.floor(math.log10(shortest)))  # 2 significant figures
+    return {"longest": fmt.number(longest, 1), "shortest": fmt.number(shortest, figures),
+            "radius": fmt.number(root, 2), "stretch": fmt.number(longest / shortest, 0)}
+
+
 def test_the_dimension_and_gamma_readouts_say_the_files_numbers(tmp_path):
     scene = build(DimensionAndGamma, tmp_path)
     fmt = NumberFormat("en")
-    values = {"ratio": fmt.number(HAND.ratio, 1), "bound": HAND.bound, "tokens": HAND.tokens, "free": HAND.n - 1,
-              "n": HAND.n, "index": HAND.index}
-    assert scene.dimension_text.typst_code == scene.words("readout.dimension", **values)
-    bounded = "bounded" if HAND.bound < HAND.n - 1 else "open"
-    assert bounded == "bounded"  # 10 tokens span at most 9 of 575 directions
-    lead = scene.words(f"lead.dimension-{bounded}", **values)
+    values = {"ratio": fmt.number(HAND.ratio, 1), "bound": HAND.bound, "tokens": HAND.tokens, "span": HAND.n,
+              "free": HAND.n - 1, "n": HAND.n, "call": HAND.index + 1}
+    assert HAND.bound < HAND.n  # 10 tokens span at most 9 of the 576 directions RMSNorm's outputs can span
+    assert scene.dimension_text.typst_code == scene.words("readout.dimension-bounded", **values)
+    lead = scene.words("lead.dimension-bounded", **values)
     assert step(scene, "dimension").text == scene.words("say.dimension", lead=lead, **values)
-    gamma_values = {"longest": fmt.number(HAND.longest, 2), "shortest": fmt.number(HAND.shortest, 2),
-                    "radius": fmt.number(math.sqrt(HAND.n), 2), "stretch": fmt.number(HAND.longest / HAND.shortest, 0)}
+    assert "n = 576" in lead and "n − 1 = 575" in lead and "at most 9" in lead
+    weight = read_states(FILE).of_kind("rmsnorm", "unknown")[HAND.index].weight
+    gamma = gamma_values(weight.astype(np.float64), HAND.n)
     key = "flat" if HAND.shortest < 0.01 * math.sqrt(HAND.n) else "stretched"
     assert scene.gamma_key == key
-    assert scene.gamma_text.typst_code == scene.words(f"readout.gamma-{key}", **gamma_values)
-    lead = scene.words(f"lead.gamma-{key}", **gamma_values)
-    assert step(scene, "gamma").text == scene.words("say.gamma", lead=lead, **gamma_values)
-    # stacked upwards from the introduction, left edges aligned
-    assert scene.dimension_text.get_bottom()[1] > scene.about.get_top()[1]
-    assert scene.gamma_text.get_bottom()[1] > scene.dimension_text.get_top()[1]
+    assert scene.gamma_text.typst_code == scene.words(f"readout.gamma-{key}", **gamma)
+    lead = scene.words(f"lead.gamma-{key}", **gamma)
+    assert step(scene, "gamma").text == scene.words("say.gamma", lead=lead, **gamma)
+    # one readout at a time, in one place: the dimension's has left when γ's is shown
+    assert scene.readout is scene.gamma_text and scene.dimension_text not in scene.mobjects
     assert scene.gamma_text.get_left()[0] == pytest.approx(scene.dimension_text.get_left()[0], abs=1e-6)
-    assert scene.stack_top is scene.gamma_text
     assert [s.key for s in scene.steps] == ["intro", "dimension", "gamma"]
 
 
-def test_the_dimension_step_counts_free_directions_by_the_layers_kind(tmp_path):
-    """After LayerNorm n − 2 directions are free (MiniLM: n = 384, so 382), after RMSNorm n − 1 (575)."""
+def test_the_dimension_step_compares_with_the_span_of_the_layers_outputs(tmp_path):
+    """LayerNorm's outputs lie in the hyperplane: MiniLM (n = 384) spans at most 383 linear
+    directions, its set is 382-dimensional; RMSNorm's span 576 and their sphere is 575-dimensional."""
     minilm = build(LayernormDimension, tmp_path, spec=RealStatesLayernormSpec())
     n = read_states(STATES_DIR / "minilm.safetensors").of_kind("layernorm")[0].input.shape[-1]
-    assert n == 384 and "382" in minilm.dimension_text.typst_code and "383" not in minilm.dimension_text.typst_code
-    assert "575" in build(DimensionAndGamma, tmp_path).dimension_text.typst_code
+    said = step(minilm, "dimension").text
+    assert n == 384 and "n − 1 = 383" in said and "n − 2 = 382" in said and "at most 11" in said
+    said = step(build(DimensionAndGamma, tmp_path), "dimension").text
+    assert "n = 576" in said and "n − 1 = 575" in said
 
 
-def test_the_dimension_step_says_one_sentence_cannot_tell_only_with_fewer_tokens_than_free_directions(tmp_path):
-    """4 tokens after RMSNorm in n = 4 span at most 3 directions, and 3 are free: not fewer, so the
-    step reads "of at most 3 that 4 tokens can span"; 3 tokens (at most 2) cannot tell."""
+def test_the_dimension_step_says_one_sentence_cannot_tell_only_with_fewer_tokens_than_the_span(tmp_path):
+    """RMSNorm in n = 4: 5 tokens can span all 4 directions, so the step reads "of at most 4 that 5
+    tokens can span"; 4 tokens (at most 3) cannot tell."""
     rng = np.random.default_rng(4)
     said = {}
-    for tokens in (4, 3):
+    for tokens in (5, 4):
         layers = tuple(LayerStates(f"blk.{i}.norm", "rmsnorm", 1e-6, rng.normal(size=(tokens, 4)) * (1.0 + i))
                        for i in range(2))
         path = write_states(tmp_path / f"t{tokens}.safetensors", States("tiny", "a b c d", layers))
         said[tokens] = step(build(DimensionAndGamma, tmp_path, spec=RealStatesRmsnormSpec(source=str(path))),
                             "dimension").text
-    assert "of at most 3 that 4 tokens can span" in said[4] and "cannot tell" not in said[4]
-    assert "3 tokens can span at most 2: one sentence cannot tell" in said[3]
+    assert "of at most 4 that 5 tokens can span" in said[5] and "cannot tell" not in said[5]
+    assert "4 tokens span at most 3: one sentence cannot tell" in said[4]
 
 
 def test_the_gamma_step_of_a_nearly_flat_ellipsoid_and_of_a_file_without_gamma(tmp_path):
@@ -215,10 +229,8 @@ def test_the_gamma_step_of_a_nearly_flat_ellipsoid_and_of_a_file_without_gamma(t
                    for i in range(2))
     flat = build(DimensionAndGamma, tmp_path, spec=RealStatesRmsnormSpec(
         source=str(write_states(tmp_path / "flat.safetensors", States("flat", "a b c d e f", layers)))))
-    fmt, root = NumberFormat("en"), math.sqrt(5)
-    values = {"longest": fmt.number(root * 2.0, 2), "shortest": fmt.number(root * 0.001, 2),
-              "radius": fmt.number(root, 2), "stretch": fmt.number(2.0 / 0.001, 0)}
-    assert values["radius"] == "2.24" and flat.gamma_key == "flat"
+    values = gamma_values(weight, 5)
+    assert values["radius"] == "2.24" and values["shortest"] == "0.0022" and flat.gamma_key == "flat"
     assert flat.gamma_text.typst_code == flat.words("readout.gamma-flat", **values)
     assert step(flat, "gamma").text == flat.words("say.gamma", lead=flat.words("lead.gamma-flat", **values), **values)
     np.save(tmp_path / "bare.npy", rng.normal(size=(2, 5, 4)))
@@ -229,24 +241,20 @@ def test_the_gamma_step_of_a_nearly_flat_ellipsoid_and_of_a_file_without_gamma(t
 
 @pytest.mark.parametrize("pixels", [None, (1080, 1920)])
 def test_the_overview_before_the_landing_is_drawn_as_laid_out(tmp_path, pixels):
-    """The plot fades out in 0.6 s; the overview's axes are 2 × the geometry radius long, its tokens
-    in the raw colour, its sphere in the sphere colour at opacity 0.45, its legend (in the text
-    colour, at the small size) under the introduction, on the right in a wide frame and on the left
-    in a tall one; the origin is drawn 2.3 right of the centre at 16:9 and across the middle, dropped
-    below the figure's centre, in a tall frame."""
+    """The plot and the model's line fade out in 0.6 s; the overview's axes are 2 × the geometry
+    radius long and named u₁ u₂ u₃ (above the small size), its tokens in the input colour, its sphere
+    in the layer's colour, its back half dimmer than its front; the origin is drawn right of the
+    readout at 16:9 and across the middle, dropped below the figure's centre, in a tall frame."""
     scene = build(RecordedLanding, tmp_path, pixels=pixels)
     colors, view = palette("dark"), scene.overview
-    assert next(played for played in scene.played if "FadeOut" in played[0]) == (["FadeOut"], 0.6)
+    assert next(played for played in scene.played if "FadeOut" in played[0]) == (["FadeOut", "FadeOut"], 0.6)
     assert view["length"] == pytest.approx(2 * scene.geometry_radius, rel=1e-9)
     assert view["arrows"] == {colors.input.lower()} and view["sphere"] == {scene.layer_color.lower()}
-    assert view["opacity"] == {0.45} and view["sizes"] == {SMALL_SIZE}
-    assert view["key_top"] == pytest.approx(scene.about.get_bottom()[1] - 0.3, abs=1e-6)
-    half = scene.camera.frame_width / 2
+    assert view["opacity"] == {BACK, FRONT}
+    assert view["names"] == ["$u_1$", "$u_2$", "$u_3$"] and view["sizes"] == {SMALL_SIZE + 4}
     if pixels is None:
-        assert view["key_right"] == pytest.approx(half - EDGE, abs=1e-6)
-        assert view["origin"][:2] == pytest.approx([2.3, 0.0], abs=1e-9)
+        assert view["origin"][:2] == pytest.approx(list(GEOMETRY_SHIFT), abs=1e-9)
     else:
-        assert view["key_left"] == pytest.approx(-half + EDGE, abs=1e-6)
         assert view["origin"][:2] == pytest.approx([0.0, scene.layout.figure_center[1] - STACKED_GEOMETRY_DROP], abs=1e-9)
 
 
@@ -262,17 +270,16 @@ def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(t
     for ring in scene.close_sphere:
         drawn = to_coordinates(scene.axes3d, ring.get_anchors(), dim=3)
         assert np.allclose(np.linalg.norm(drawn, axis=1), radius, rtol=1e-9)
-    # the camera: the overview angles, a weak perspective, the origin drawn 2.3 right of the centre
+    # the camera: the overview angles, a weak perspective, the origin drawn right of the readout
     camera = scene.renderer.camera
     assert camera.get_phi() == pytest.approx(65 * DEGREES) and camera.get_theta() == pytest.approx(-40 * DEGREES)
     assert camera.get_focal_distance() == pytest.approx(80.0)
-    assert np.allclose(camera.project_points(np.zeros((1, 3)))[0], [2.3, 0.0, 0.0], atol=1e-9)
-    values = {"layer": HAND.name, "index": HAND.index, "tokens": HAND.tokens, "n": HAND.n,
-              "radius": fmt.number(radius, 2), "inner": fmt.number(float(HAND.radii.min()), 2),
+    assert np.allclose(camera.project_points(scene.axes3d.c2p(0, 0, 0)[None, :])[0], [*GEOMETRY_SHIFT, 0.0], atol=1e-9)
+    values = {"layer": HAND.name, "call": HAND.index + 1, "tokens": HAND.tokens, "n": HAND.n,
+              "radius": fmt.number(radius, 2), "root": "24", "exact": "=", "inner": fmt.number(float(HAND.radii.min()), 2),
               "limit": fmt.number(HAND.limit, 0), "clipped": HAND.clipped, "token": HAND.token,
               "norm": fmt.number(float(HAND.norms[HAND.biggest]), 0), "median": fmt.number(HAND.median, 0)}
     assert scene.view_values() == values
-    assert scene.view_note.typst_code == scene.words("view-note", **as_markup(values))
     whole = "clipped" if HAND.clipped else "whole"
     assert step(scene, "view").text == scene.words("say.view", lead=scene.words(f"lead.{whole}", **values), **values)
     inside = "inside" if HAND.radii.min() < 0.99 * math.sqrt(HAND.n) else "on"
@@ -281,16 +288,18 @@ def test_the_landing_draws_the_tokens_on_the_sphere_and_says_the_files_numbers(t
     assert step(scene, "land").text == scene.words("say.land", **values)
     assert [s.key for s in scene.steps] == ["intro", "view", "land", "zoom"]
     assert scene.view_layer_name == HAND.name
-    # the legend names what is drawn now: the tokens after the norm, and the sphere
-    legend_text = [m.typst_code for m in scene.key.get_family() if hasattr(m, "typst_code")]
-    assert legend_text == [scene.words("legend.after", **values), scene.words("legend.sphere", **values)]
-    assert scene.key.get_right()[0] == pytest.approx(scene.camera.frame_width / 2 - EDGE, abs=1e-6)  # right edge
-    assert scene.key.get_top()[1] == pytest.approx(scene.about.get_bottom()[1] - 0.3, abs=1e-6)  # under the intro
-    # each arrow's tip is kept facing the camera, its shaft in the layer's colour
+    # the labels on the figure name what is drawn now: the sphere with its radius, the tokens after the norm
+    assert scene.sphere_label.typst_code == scene.words("sphere-name", **values) == "sphere $sqrt(576) = 24$"
+    assert scene.tokens_label.typst_code == scene.words("tokens-after", **values)
+    assert scene.sphere_label.get_color().to_hex().lower() == scene.palette.rmsnorm.lower()
+    # each arrow's tip is kept facing the camera, its shaft in the layer's colour, brighter nearer the camera
     fixed = scene.renderer.camera.fixed_orientation_mobjects
     assert all(arrow[1] in fixed for arrow in scene.landed_arrows)
     assert all(arrow[0].get_stroke_color().to_hex().lower() == scene.palette.rmsnorm.lower()
                and arrow[0].get_stroke_width() == 4 for arrow in scene.landed_arrows)
+    depth = scene.depth(np.array([arrow[0].get_end() for arrow in scene.landed_arrows]))
+    opacity = np.array([arrow[0].get_stroke_opacity() for arrow in scene.landed_arrows])
+    assert np.all(np.diff(opacity[np.argsort(depth)]) >= -1e-9) and opacity.max() > opacity.min()
 
 
 class LandingSeen(Landing):
@@ -307,44 +316,34 @@ class LandingSeen(Landing):
 
 def test_the_landings_steps_play_what_they_say_for_as_long_as_they_say(tmp_path):
     """What each step leaves on screen, read when the next one begins; the run time of each step's
-    animations read from when its play and the wait after it began; the view note in the bottom left
-    corner and, with the legend, fixed in the frame."""
+    animations read from when its play and the wait after it began. The view's note leaves with
+    the overview: one idea at a time."""
     scene = build(LandingSeen, tmp_path)
     seen = lambda step, *mobjects: all(id(m) in scene.on_screen_at[step] for m in mobjects)  # noqa: E731
     family = lambda group: list(group.get_family())  # noqa: E731
-    assert seen("land", *family(scene.token_arrows), scene.view_note)
-    legend_then = [m for m in scene.mobjects if m is not scene.key and any(
-        getattr(part, "typst_code", None) == scene.words("legend.before", **scene.view_values()) for part in m.get_family())]
-    assert legend_then == [] and seen("zoom", *family(scene.key))  # the "after" legend replaced the first one
+    assert seen("land", *family(scene.token_arrows))
     assert not any(id(m) in scene.on_screen_at["zoom"] for m in scene.token_arrows)
+    assert scene.readout is None  # the view's note left as the tokens landed
     starts = sorted(scene.play_starts.values())
     for key, run_time in (("view", 1.5), ("land", 2.0), ("zoom", 2.0)):
         begun = step(scene, key).start
         after = [t for t in starts if t > begun + 1e-9]
         assert after[0] - begun == pytest.approx(run_time), key  # the wait after the step's play
-    frame_width, frame_height = scene.camera.frame_width, scene.camera.frame_height
-    assert scene.view_note.get_left()[0] == pytest.approx(-frame_width / 2 + EDGE, abs=1e-6)
-    assert scene.view_note.get_bottom()[1] == pytest.approx(-frame_height / 2 + EDGE, abs=1e-6)
-    assert scene.view_note in scene.renderer.camera.fixed_in_frame_mobjects
-    assert scene.stack_top is scene.view_note
+    assert scene.sphere_label in scene.renderer.camera.fixed_in_frame_mobjects
 
 
-def test_the_plot_sits_right_of_its_legend_under_the_readouts_at_16_9(tmp_path):
+def test_the_plot_sits_under_the_readout_at_16_9(tmp_path):
     scene = build(PlotPlacement, tmp_path)
-    assert scene.axes.get_center() == pytest.approx((3.55, -1.1, 0.0))
-    assert scene.key.get_right()[0] == pytest.approx(scene.axes.get_left()[0] - 1.2)
-    assert scene.key.get_bottom()[1] == pytest.approx(scene.axes.get_bottom()[1])
-    assert scene.top is scene.about
+    assert scene.axes.get_center() == pytest.approx((1.0, -1.15, 0.0))
+    assert scene.readout_text.get_top()[1] == pytest.approx(scene.about.get_bottom()[1] - 0.35)
+    assert scene.readout_text.get_left()[0] == pytest.approx(-scene.camera.frame_width / 2 + EDGE)
 
 
-def test_the_plot_goes_under_the_model_line_and_its_legend_under_it_in_a_tall_frame(tmp_path):
+def test_the_plot_goes_under_the_model_line_in_a_tall_frame(tmp_path):
     scene = build(PlotPlacement, tmp_path, pixels=(1080, 1920))
     assert scene.layout.stacked
-    assert scene.axes.get_top()[1] == pytest.approx(scene.about.get_bottom()[1] - 1.0)
-    assert scene.axes.get_x() == pytest.approx(0.4)
-    assert scene.key.get_top()[1] == pytest.approx(scene.labels.get_bottom()[1] - 0.3)
-    assert scene.key.get_left()[0] == pytest.approx(-scene.camera.frame_width / 2 + EDGE)
-    assert scene.top is scene.axes
+    assert scene.axes.get_top()[1] == pytest.approx(scene.about.get_bottom()[1] - 2.2)
+    assert scene.axes.get_x() == pytest.approx(-0.6)
 
 
 @pytest.mark.parametrize("lang", ["ru", "zh"])
