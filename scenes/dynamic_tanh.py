@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from normgeo import dynamic_tanh, dynamic_tanh_fit, layer_norm, sample_vectors
 from scenes.kit.adapters import make_plane
@@ -29,7 +29,7 @@ PLOT_SIZE = (7.3, 5.4)
 COLUMN_LEFT = 1.35
 COLUMN_WIDTH = 5.6
 INSET_SIZE = 2.5
-STACKED_PLOT_HEIGHT, STACKED_INSET_SIZE = 4.6, 2.4  # a square or tall frame: the column is below the plot
+STACKED_PLOT_HEIGHT, STACKED_INSET_SIZE = 4.6, 2.9  # a square or tall frame: the column is below the plot
 # Inputs this large saturate tanh exactly (tanh(20) rounds to 1 in float64 as soon as αx > 19.1):
 # DyT of them is the corner β ± γ of the box its outputs approach.
 SATURATING = 1e6
@@ -107,7 +107,7 @@ class DynamicTanh(NormGeoScene):
                               (-y_step * np.ceil(y_top / y_step), y_step * np.ceil(y_top / y_step), y_step),
                               *layout.pick(PLOT_SIZE, (min(PLOT_SIZE[0], layout.content_width - 0.9), STACKED_PLOT_HEIGHT)),
                               colors, lang=self.spec.lang)
-        self.toy = fit_width(self.text("toy", font_size=SMALL_SIZE - 2, color=colors.muted, **self.values),
+        self.toy = fit_width(self.text("toy", font_size=SMALL_SIZE, color=colors.muted, **self.values),
                              layout.pick(COLUMN_WIDTH, layout.content_width))
         if layout.stacked:  # the note under the title, the plot under it, the column under the plot
             self.toy.next_to(title, DOWN, buff=0.25).align_to(title, LEFT)
@@ -115,7 +115,8 @@ class DynamicTanh(NormGeoScene):
         else:
             self.axes.move_to(PLOT_CENTER)
             self.toy.to_edge(UP, buff=EDGE).set_x(COLUMN_LEFT + self.toy.width / 2)
-        labels = axis_labels(self.axes, self.words("x-axis"), self.words("y-axis"), self.spec.lang, colors.text)
+        labels = axis_labels(self.axes, self.words("x-axis"), self.words("y-axis"), self.spec.lang, colors.text,
+                             font_size=SMALL_SIZE)
         self.plot_labels = labels
         self.say("intro", FadeIn(title), Create(self.axes), FadeIn(labels), FadeIn(self.toy), run_time=1.5, hold=1.0)
 
@@ -135,11 +136,11 @@ class DynamicTanh(NormGeoScene):
                  last=self.values["last"])
 
     def show_the_union(self) -> None:
-        readout = VGroup(self.formula(DYT, font_size=28, color=self.palette.emphasis),
-                         self.text("residual.line", font_size=SMALL_SIZE - 2, **self.values),
-                         self.text("residual.tanh", font_size=SMALL_SIZE - 2, color=self.palette.emphasis,
+        readout = VGroup(self.formula(DYT, font_size=30, color=self.palette.elementwise),
+                         self.text("residual.line", font_size=SMALL_SIZE, **self.values),
+                         self.text("residual.tanh", font_size=SMALL_SIZE, color=self.palette.elementwise,
                                    **self.values),
-                         self.text("fit", font_size=SMALL_SIZE - 2, color=self.palette.emphasis, **self.values))
+                         self.text("fit", font_size=SMALL_SIZE, color=self.palette.elementwise, **self.values))
         for line in readout:
             fit_width(line, self.column_width)
         readout.arrange(DOWN, aligned_edge=LEFT, buff=self.layout.pick(0.2, 0.14))
@@ -152,37 +153,52 @@ class DynamicTanh(NormGeoScene):
                  when=claim(self.fit, "is_s_curve"), line_residual=self.values["line_residual"])
 
     def fit_the_tanh(self) -> None:
-        self.tanh_curve = curve(self.axes, self.samples, self.fitted, self.palette.emphasis, 4)
-        self.say("fit", Create(self.tanh_curve), FadeIn(self.readout[0]), FadeIn(self.readout[2]),
-                 FadeIn(self.readout[3]), run_time=1.8, hold=0.8, when=claim(self.fit, "is_s_curve"), **self.values)
+        """The fitted DyT in the element-wise maps' colour, named under its left end (the flat tail, clear of
+        the token lines, which cross near the origin)."""
+        colors = self.palette
+        self.tanh_curve = curve(self.axes, self.samples, self.fitted, colors.elementwise, 4)
+        self.tanh_label = self.text("dyt-curve", font_size=SMALL_SIZE, color=colors.elementwise)
+        start = self.axes.c2p(self.samples[0], self.fitted[0])
+        self.tanh_label.next_to(start, DOWN, buff=0.35).align_to(start, LEFT)
+        self.say("fit", Create(self.tanh_curve), FadeIn(self.tanh_label), FadeIn(self.readout[0]),
+                 FadeIn(self.readout[2]), FadeIn(self.readout[3]), run_time=1.8, hold=0.8,
+                 when=claim(self.fit, "is_s_curve"), **self.values)
 
     def replace_layer_norm(self) -> None:
-        note = VGroup(self.text("elementwise", font_size=SMALL_SIZE - 2, color=self.palette.text),
-                      self.text("no-sphere", font_size=SMALL_SIZE - 2, color=self.palette.text),
-                      self.text("bound", font_size=SMALL_SIZE - 2, color=self.palette.emphasis))
+        note = VGroup(self.text("elementwise", font_size=SMALL_SIZE, color=self.palette.text),
+                      self.text("no-sphere", font_size=SMALL_SIZE, color=self.palette.text))
         for line in note:
             fit_width(line, self.column_width)
         self.note = note.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.readout, DOWN,
                                                                                buff=self.layout.pick(0.35, 0.25),
                                                                                aligned_edge=LEFT)
-        self.say("replace", FadeIn(note[:2]), run_time=1.0, hold=1.0)
+        self.say("replace", FadeIn(note), run_time=1.0, hold=1.0)
 
     def squash_into_a_cube(self) -> None:
-        """Inset: the same 2-D inputs under LayerNorm (two points) and under DyT (inside the box β ± γ)."""
-        colors = self.palette
+        """Inset: the same 2-D inputs under LayerNorm (two points) and under DyT (inside the box β ± γ).
+        The finished readouts and notes leave (the narration has said them); the toy note shortens."""
+        colors, layout = self.palette, self.layout
         extent = 1.2 * float(np.abs(self.box).max())
-        side = self.layout.pick(INSET_SIZE, STACKED_INSET_SIZE)
+        side = layout.pick(INSET_SIZE + 0.6, STACKED_INSET_SIZE)
         self.inset = make_plane(extent, side, (0, 0, 0), colors, step=nice_step(2 * extent))
-        self.inset.next_to(self.note, DOWN, buff=self.layout.pick(0.35, 0.25)).align_to((self.column_left, 0, 0), LEFT)
-        self.box_outline = VGroup(*(curve(self.inset, *np.array([a, b]).T, colors.emphasis, 3)
-                                    for a, b in zip(self.box, np.roll(self.box, -1, axis=0))))
-        self.dyt_dots = VGroup(*(dot_at(self.inset, v, colors.emphasis, radius=0.035) for v in self.inset_dyt))
+        self.inset.next_to(self.readout[0], DOWN, buff=0.35).align_to((self.column_left, 0, 0), LEFT)
+        self.box_outline = VGroup(*(curve(self.inset, *np.array([a, b]).T, colors.elementwise, 3)
+                                    for a, b in zip(self.box, np.roll(self.box, -1, axis=0), strict=True)))
+        self.dyt_dots = VGroup(*(dot_at(self.inset, v, colors.elementwise, radius=0.035) for v in self.inset_dyt))
         self.ln_dots = VGroup(*(dot_at(self.inset, v, colors.layernorm, radius=0.07) for v in self.inset_layer_norm))
-        key = VGroup(self.text("inset.dyt", font_size=SMALL_SIZE - 4, color=colors.emphasis),
-                     self.text("inset.layernorm", font_size=SMALL_SIZE - 4, color=colors.layernorm),
-                     self.text("inset.inputs", font_size=SMALL_SIZE - 6, color=colors.muted, count=self.spec.inset_count))
-        for line in key:
-            fit_width(line, self.layout.pick(6.95, self.layout.right) - (self.inset.get_right()[0] + 0.25))
-        self.inset_key = key.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(self.inset, RIGHT, buff=0.25)
-        self.say("cube", FadeIn(self.note[2]), Create(self.inset), Create(self.box_outline), FadeIn(self.dyt_dots), FadeIn(self.ln_dots),
+        key = VGroup(self.text("inset.dyt", font_size=SMALL_SIZE, color=colors.elementwise),
+                     self.text("inset.layernorm", font_size=SMALL_SIZE, color=colors.layernorm))
+        if layout.stacked:  # beside the inset: the column is wide and short under the plot
+            for line in key:
+                fit_width(line, layout.right - (self.inset.get_right()[0] + 0.3))
+            key.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(self.inset, RIGHT, buff=0.3)
+        else:  # under the inset
+            for line in key:
+                fit_width(line, self.column_width)
+            key.arrange(DOWN, aligned_edge=LEFT, buff=0.16).next_to(self.inset, DOWN, buff=0.3, aligned_edge=LEFT)
+        self.inset_key = key
+        short = self.text("toy-short", font_size=SMALL_SIZE, color=colors.muted).move_to(self.toy, aligned_edge=LEFT)
+        self.say("cube", FadeOut(self.readout[1:]), FadeOut(self.note), ReplacementTransform(self.toy, short),
+                 Create(self.inset), Create(self.box_outline), FadeIn(self.dyt_dots), FadeIn(self.ln_dots),
                  FadeIn(key), run_time=1.8, hold=2.5)
+        self.toy = short
