@@ -213,7 +213,7 @@
       summary.textContent = t('states.summary', { model: states.model || file, n: shown.length, kinds: kinds.map(function (k) { return t('layer.' + k); }).join(', '),
                                                   tokens: profiles[0].tokens, width: profiles[0].n, root: Number.isInteger(Math.sqrt(profiles[0].n)) ? '= ' + Math.sqrt(profiles[0].n) : '≈ ' + NG.fmt(Math.sqrt(profiles[0].n), 3), factor: FACTOR })
         + (shown.length < states.layers.length ? ' ' + t('states.skipped', { n: states.layers.length - shown.length }) : '');
-      result.appendChild(plot(profiles));
+      result.appendChild(plot(profiles, kinds));
       result.appendChild(table(shown, profiles, states.tokens, kinds.length > 1));
       if (profiles.some(function (p) { return p['min-measured'] === null || p['median-angle'] === null; })) {
         result.appendChild(NG.el('p', { class: 'ng-note', 'data-out': 'dash-note', text: t('states.dash') }));
@@ -221,7 +221,10 @@
       root.setAttribute('data-state', 'shown');
     });
 
-    function plot(profiles) {
+    // as in the video: the median token in its layer's colour (the text colour for a file of both kinds),
+    // the largest in the neutral emphasis
+    function plot(profiles, kinds) {
+      var medianColour = kinds.length > 1 ? 'fg' : kinds[0] === 'rmsnorm' ? 'rms' : 'ln';
       var values = [];
       profiles.forEach(function (p) { values.push(p['median-norm'], p['max-norm']); });
       var lo = Math.floor(Math.log10(min(values))), hi = Math.ceil(Math.log10(max(values)));
@@ -242,7 +245,7 @@
       NG.svg('text', { x: px(0), y: H - 18, 'text-anchor': 'middle', class: 'ng-axis-label', text: '1' }, svg);
       NG.svg('text', { x: px(profiles.length - 1), y: H - 18, 'text-anchor': 'middle', class: 'ng-axis-label', text: String(profiles.length) }, svg);
       NG.svg('text', { x: (LEFT + W) / 2, y: H - 4, 'text-anchor': 'middle', class: 'ng-axis-label', text: t('states.axis') }, svg);
-      [['max', 'var(--rms)'], ['median', 'var(--ln)']].forEach(function (pair) {
+      [['max', 'var(--emphasis)'], ['median', 'var(--' + medianColour + ')']].forEach(function (pair) {
         var key = pair[0] + '-norm';
         NG.svg('polyline', { fill: 'none', stroke: pair[1], 'stroke-width': 2, 'data-line': pair[0],
                              points: profiles.map(function (p, k) { return px(k).toFixed(3) + ',' + py(p[key]).toFixed(3); }).join(' ') }, svg);
@@ -252,7 +255,7 @@
       });
       var figure = NG.el('div', { class: 'ng-figure' }, []);
       figure.appendChild(svg);
-      figure.appendChild(NG.legend([['ln', t('states.legend.median')], ['rms', t('states.legend.max')]]));
+      figure.appendChild(NG.legend([[medianColour, t('states.legend.median')], ['emphasis', t('states.legend.max')]]));
       return figure;
     }
 

@@ -314,3 +314,19 @@ def test_a_file_dropped_on_the_zone_is_read(states_page, site):
     result = states_page.evaluate(READ)
     _, _, summary = core_summary(STATES / "minilm.safetensors")
     close([float(row["median-norm"]["value"]) for row in result["rows"]], summary.median_norms, "dropped median norms")
+
+
+@pytest.mark.parametrize(("name", "layer_property"), [("minilm.safetensors", "--ln"), ("smollm2.safetensors", "--rms")])
+def test_the_curves_wear_the_videos_colours(states_page, name, layer_property):
+    """As in the real-states scenes: the median token in its layer's colour, the largest in the neutral
+    emphasis (statistics are not layers: never another layer's hue)."""
+    load(states_page, STATES / name)
+    shown = states_page.evaluate("""(prop) => {
+      const root = document.querySelector('[data-widget=states]');
+      const style = getComputedStyle(root);
+      const line = (s) => getComputedStyle(root.querySelector(`polyline[data-line=${s}]`)).stroke;
+      const probe = document.createElement('span'); root.appendChild(probe);
+      const colour = (v) => { probe.style.color = `var(${v})`; return getComputedStyle(probe).color; };
+      return {median: line('median'), max: line('max'), layer: colour(prop), emphasis: colour('--emphasis')};
+    }""", layer_property)
+    assert shown["median"] == shown["layer"] and shown["max"] == shown["emphasis"], shown
