@@ -151,11 +151,15 @@ class NormGrowthRun:
 
     def settled(self, rtol: float = 0.03) -> bool:
         """‖W‖ has levelled off: its mean over the last quarter of the run is within ``rtol``
-        (relative) of its mean over the quarter before (minibatch noise makes single steps jitter)."""
+        (relative) of its mean over the quarter before, and known that well: the standard error of the
+        last quarter's mean is within ``rtol`` too (minibatch noise makes single steps jitter; a short,
+        noisy quarter can agree with the one before by chance)."""
         norms = self.weight_norms
         quarter = max(1, (norms.size - 1) // 4)
-        last, before = norms[-quarter:].mean(), norms[-2 * quarter:-quarter].mean()
-        return bool(abs(last - before) <= rtol * last)
+        tail = norms[-quarter:]
+        last, before = tail.mean(), norms[-2 * quarter:-quarter].mean()
+        error = tail.std(ddof=1) / np.sqrt(quarter) if quarter > 1 else 0.0
+        return bool(abs(last - before) <= rtol * last and error <= rtol * last)
 
     def balanced(self, rtol: float = 0.2) -> bool:
         """Over the last quarter of the run, what decay takes from ‖W‖² per step, (1 − (1 − ηλ)²)‖W_t‖²,

@@ -11,8 +11,8 @@ size, and the colours of its drawing.
 
 >>> shown_words("sphere $norm(v)_2 = sqrt({n})$ of radius 1.41", "en")
 ['sphere', 'of', 'radius']
->>> shown_words("#h(1em) x̂ lands on (1, −1) — twice", "en")
-['lands', 'on', 'twice']
+>>> shown_words("#h(1em) it lands on (1, −1) — twice", "en")
+['it', 'lands', 'on', 'twice']
 >>> shown_words("сфера $x$ радиуса 2,5", "ru")
 ['сфера', 'радиуса']
 """
@@ -44,7 +44,7 @@ def shown_words(markup: str, lang: str) -> list[str]:
     prose = _COMMAND.sub(" ", _MATH.sub(" ", markup))
     if lang == "zh":
         return [w for w in jieba.lcut(prose) if _CJK.search(w) or re.fullmatch(r"[A-Za-z][A-Za-z\-]*", w)]
-    return [w for w in _WORD.findall(prose) if not _GREEK.match(w) and w not in {"x̂"}]
+    return [w for w in _WORD.findall(prose) if not _GREEK.match(w)]
 
 
 def _visible(mobject) -> bool:

@@ -285,12 +285,12 @@ def test_every_error_from_a_spec_file_names_the_file(tmp_path):
 
 def test_a_top_level_key_applies_only_to_the_scenes_that_have_it(tmp_path):
     """radius = 2 at the top of a file sets radial-projection's radius and leaves a scene without a
-    radius alone, even when that scene is the only one selected; a key no scene has is refused."""
+    radius alone; a key that no selected scene has (it would change nothing) and a key no scene has are refused."""
     spec_file = tmp_path / "shared.toml"
     spec_file.write_text("radius = 2\n", encoding="utf-8")
     assert "radius" not in SPEC_TYPES["layernorm-2d"].field_names()
-    alone = build_specs(["layernorm-2d"], "en", "dark", {}, spec_file)["layernorm-2d"]
-    assert alone == LayerNorm2DSpec()
+    with pytest.raises(InputError, match=r"radius: a setting of radial-projection, none of which is selected"):
+        build_specs(["layernorm-2d"], "en", "dark", {}, spec_file)
     both = build_specs(["radial-projection", "layernorm-2d"], "en", "dark", {}, spec_file)
     assert both["radial-projection"].radius == 2.0 and both["layernorm-2d"] == LayerNorm2DSpec()
     spec_file.write_text("radious = 2\n", encoding="utf-8")

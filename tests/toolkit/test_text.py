@@ -11,6 +11,7 @@ from babel import Locale
 from scenes.kit.languages import LANGUAGES, typst_preamble
 from scenes.kit.numbers import BABEL_LOCALES, NumberFormat
 from scenes.kit.registry import SCENES
+from scenes.kit.claims import Outcome
 from scenes.kit.text import COMMON_TEXT, TextError, fill, message, placeholders, plural_forms, text_file
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -115,8 +116,10 @@ def test_decimal_numbers_take_the_language_form():
     """Russian: decimal comma, and "в 5,7 раза" (CLDR "other" for fractions), not "в 5.7 раз"."""
     ratio = NumberFormat("ru").number(5.7, 1)
     assert ratio == "5,7"
-    assert "в 5,7 раза" in message("covariate-shift", "say.shift", "ru", ratio=ratio)
-    assert "в 5 раз" in message("covariate-shift", "say.shift", "ru", ratio=NumberFormat("ru").number(5, 1))
+    cut = Outcome("batchnorm_cuts_shift", "true")
+    values = {"plain": "0,1", "none": "0,8", "cut": "8"}
+    assert "в 5,7 раза" in message("covariate-shift", "say.shift", "ru", cut, ratio=ratio, **values)
+    assert "в 5 раз" in message("covariate-shift", "say.shift", "ru", cut, ratio=NumberFormat("ru").number(5, 1), **values)
 
 
 def test_numbers_inside_typst_math_keep_their_decimal_comma_together():
