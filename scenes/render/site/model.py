@@ -40,9 +40,9 @@ WIDGET_FOR_SCENE = {
 #: its tallest language (Russian: the longest words), with no scroll bar (tests/site/test_widget_sizes.py)
 WIDGET_SIZE = {
     "grid": (760, 770),
-    "vector-2d": (760, 570),
-    "layernorm-3d": (760, 530),
-    "conditioning": (760, 540),
+    "vector-2d": (760, 600),
+    "layernorm-3d": (760, 560),
+    "conditioning": (760, 570),
     "states": (760, 900),
 }
 
